@@ -1,0 +1,102 @@
+# wqctl — inspect and tune Linux kernel workqueues
+VERSION := 0.1.0
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+DATADIR ?= $(PREFIX)/share
+LIBDIR_WQCTL ?= $(PREFIX)/lib/wqctl
+MANDIR ?= $(DATADIR)/man
+SYSCONFDIR ?= /etc
+RUNDIR ?= /run
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c
+
+BUILD ?= build
+SAN ?=
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ifneq ($(SAN),)
+CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifneq ($(WERROR),)
+WARN += -Werror
+endif
+
+# Evaluated only when building, so `make deps` works before the -dev packages exist.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
+	-DWQCTL_VERSION='"$(VERSION)"' \
+	-DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
+	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'
+
+LIB_SRC := $(wildcard src/lib/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run check check-unit check-bats check-style check-live deps install uninstall clean
+all: $(BUILD)/wqctl $(UNIT_BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libwq.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/wqctl: $(CLI_OBJ) $(BUILD)/libwq.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwq.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# Missing Debian packages for building and testing; installed when root.
+DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
+	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
+	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "deps: all build and test packages are installed"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then echo "deps: run as root, or: apt-get install $$missing" >&2; exit 1; fi; \
+	echo "deps: installing $$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null
+
+run: deps
+	$(MAKE) $(BUILD)/wqctl
+	./$(BUILD)/wqctl show
+
+# Every tier that needs no extra set-up, built with ASan+UBSan.
+check: deps
+	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
+	@WQCTL=$(CURDIR)/build-san/wqctl UNITDIR=$(CURDIR)/build-san/tests tests/run.sh unit bats style
+
+check-unit check-bats check-style: deps
+	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
+	@WQCTL=$(CURDIR)/build-san/wqctl UNITDIR=$(CURDIR)/build-san/tests tests/run.sh $(@:check-%=%)
+
+# Real /sys of this machine; restores every value it changes.
+check-live: deps
+	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
+	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
+
+install: $(BUILD)/wqctl
+	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/wqctl
+
+clean:
+	rm -rf build build-san

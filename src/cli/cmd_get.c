@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/macro.h"
+#include "../lib/wq.h"
+#include "cli.h"
+
+enum { COL_ATTR, COL_VALUE };
+
+static const struct colinfo cols[] = {
+	[COL_ATTR] = { "ATTR", 0, 0, SCOLS_JSON_STRING, "attribute name" },
+	[COL_VALUE] = { "VALUE", 0, 0, SCOLS_JSON_STRING, "value (cpumask as a CPU list unless --hex)" },
+};
+
+static int attr_missing_reason(struct cli *cli, const struct wq_info *wi, int a)
+{
+	char why[256];
+	char *dummy = NULL;
+
+	/* wq_attr_parse explains why an attribute is absent; the value is irrelevant. */
+	wq_attr_parse(cli->ctx, wi, (enum wq_attr)a, "0", &dummy, why, sizeof(why));
+	free(dummy);
+	cli_err(cli, "%s/%s: %s", wi->name, wq_attr_descs[a].name, why);
+	return EXIT_USAGE;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = { { "hex", no_argument, NULL, 'x' }, { NULL, 0, NULL, 0 } };
+	bool hex = false;
+	int attrs[WQ_A_NR], nattrs = 0, c, rc = EXIT_OK;
+	struct wq_info wi;
+	struct out o;
+	struct cli sub;
+	const char *name;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'x') {
+			hex = true;
+			continue;
+		}
+		cli_err(cli, "get: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (optind >= argc) {
+		cli_err(cli, "get: missing WORKQUEUE (see wqctl get --help)");
+		return EXIT_USAGE;
+	}
+	name = argv[optind++];
+	for (int i = optind; i < argc; i++) {
+		int a = wq_attr_from_name(argv[i]);
+
+		if (a < 0) {
+			cli_err(cli, "%s/%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
+				name, argv[i]);
+			return EXIT_USAGE;
+		}
+		if (nattrs < WQ_A_NR)
+			attrs[nattrs++] = a;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (!wq_name_is_valid(name)) {
+		cli_err(cli, "%s: not a valid workqueue name", name);
+		return EXIT_USAGE;
+	}
+	if (wq_info_read(cli->ctx, name, &wi) < 0) {
+		wq_info_clear(&wi);
+		cli_err(cli, "%s: no such workqueue", name);
+		return EXIT_NONE_EXIST;
+	}
+	if (!nattrs) {
+		for (int a = 0; a < WQ_A_NR; a++)
+			if (wi.has & (1U << a))
+				attrs[nattrs++] = a;
+	}
+	for (int i = 0; i < nattrs; i++) {
+		if (!(wi.has & (1U << attrs[i]))) {
+			rc = attr_missing_reason(cli, &wi, attrs[i]);
+			wq_info_clear(&wi);
+			return rc;
+		}
+	}
+	sub = *cli;
+	if (!cli->json && !cli->pairs) {
+		sub.raw = true;
+		sub.noheadings = true;
+	}
+	if (!sub.output)
+		sub.output = cli->noheadings && !cli->json && !cli->pairs ? "VALUE" : "ATTR,VALUE";
+	rc = out_init(&o, &sub, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes");
+	if (rc) {
+		wq_info_clear(&wi);
+		return rc;
+	}
+	if (!cli->json && !cli->pairs)
+{
+		scols_table_set_column_separator(o.tb, " = ");
+		scols_table_enable_noencoding(o.tb, 1);
+	}
+	for (int i = 0; i < nattrs; i++) {
+		const struct wq_attr_desc *d = &wq_attr_descs[attrs[i]];
+		struct libscols_line *ln = out_line(&o);
+		const char *raw = wi.raw[attrs[i]];
+		_cleanup_free_ char *v = NULL;
+
+		if (!raw) {
+			cli_err(cli, "%s/%s: cannot read", name, d->name);
+			rc = EXIT_FAIL;
+			continue;
+		}
+		if (wi.bad & (1U << attrs[i])) {
+			cli_err(cli, "%s/%s: malformed value '%.40s'", name, d->name, raw);
+			rc = EXIT_FAIL;
+		}
+		v = hex ? strdup(raw) : wq_value_display(d->type, raw);
+		out_set(&o, ln, COL_ATTR, d->name);
+		out_set(&o, ln, COL_VALUE, v);
+	}
+	if (out_print(&o) != EXIT_OK)
+		rc = EXIT_FAIL;
+	out_free(&o);
+	wq_info_clear(&wi);
+	return rc;
+}
+
+const struct cmd cmd_get = {
+	.name = "get",
+	.run = run,
+	.summary = "print attributes of one workqueue",
+	.usage = "[--hex] WORKQUEUE [ATTR...]",
+	.options = "  ATTR        max_active cpumask affinity_scope affinity_strict nice numa (all by default)\n"
+		   "  -n          values only\n"
+		   "  --hex       print cpumask as the kernel's hex mask\n",
+};

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/knob.h"
+#include "../lib/macro.h"
+#include "../lib/plan.h"
+#include "cli.h"
+#include "plan_out.h"
+
+enum { COL_NAME, COL_VALUE, COL_WRITABLE, COL_SINCE, COL_DESCRIPTION, COL_PATH };
+
+static const struct colinfo cols[] = {
+	[COL_NAME] = { "NAME", 0.2, 0, SCOLS_JSON_STRING, "knob name" },
+	[COL_VALUE] = { "VALUE", 0.2, 0, SCOLS_JSON_STRING, "current value (masks as CPU lists)" },
+	[COL_WRITABLE] = { "WRITABLE", 0.05, 0, SCOLS_JSON_STRING, "yes, no (read-only) or boot (command line only)" },
+	[COL_SINCE] = { "SINCE", 0.05, 0, SCOLS_JSON_STRING, "kernel release that added it" },
+	[COL_DESCRIPTION] = { "DESCRIPTION", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "what it does" },
+	[COL_PATH] = { "PATH", 0.3, 0, SCOLS_JSON_STRING, "file, or the kernel command-line parameter" },
+};
+
+static void row(struct cli *cli, struct out *o, const struct wq_knob *k)
+{
+	struct libscols_line *ln = out_line(o);
+	_cleanup_free_ char *v = k->value ? wq_value_display(wq_knob_type(k), k->value) : NULL;
+
+	out_set(o, ln, COL_NAME, k->name);
+	out_set(o, ln, COL_VALUE, v);
+	out_set(o, ln, COL_WRITABLE, k->boot_only ? "boot" : k->writable ? "yes" : "no");
+	out_set(o, ln, COL_SINCE, k->desc ? k->desc->since : NULL);
+	out_set(o, ln, COL_DESCRIPTION, k->desc ? k->desc->desc : "unknown parameter (shown raw)");
+	if (k->present)
+		out_setf(o, ln, COL_PATH, "%s/%s", cli->sysroot ? cli->sysroot : "", k->path);
+	else
+		out_setf(o, ln, COL_PATH, "workqueue.%s=", k->name);
+}
+
+static int list(struct cli *cli, char **names, int n)
+{
+	struct wq_knob *ks = NULL;
+	size_t nk = 0;
+	struct out o;
+	int rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "NAME,VALUE,WRITABLE,SINCE,DESCRIPTION", NULL, "knobs");
+
+	if (rc)
+		return rc;
+	if (n == 0) {
+		if (wq_knobs_list(cli->ctx, &ks, &nk) < 0) {
+			cli_err(cli, "%s: cannot list parameters", WQ_P_PARAMS);
+			out_free(&o);
+			return EXIT_FAIL;
+		}
+		for (size_t i = 0; i < nk; i++)
+			row(cli, &o, &ks[i]);
+		wq_knobs_free(ks, nk);
+	}
+	for (int i = 0; i < n; i++) {
+		struct wq_knob k;
+
+		if (wq_knob_get(cli->ctx, names[i], &k) < 0) {
+			cli_err(cli, "%s: no such knob on this kernel", names[i]);
+			rc = EXIT_USAGE;
+			continue;
+		}
+		row(cli, &o, &k);
+		wq_knob_clear(&k);
+	}
+	if (out_print(&o) != EXIT_OK)
+		rc = EXIT_FAIL;
+	out_free(&o);
+	return rc;
+}
+
+static int set(struct cli *cli, char **args, int n, bool dry)
+{
+	struct wq_plan plan = { 0 };
+	int invalid = 0, rc;
+	size_t failed = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(args[i], '='), why[512];
+		_cleanup_free_ char *newv = NULL;
+		struct wq_knob k;
+		int r;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (wq_knob_get(cli->ctx, args[i], &k) < 0) {
+			cli_err(cli, "%s: no such knob on this kernel", args[i]);
+			invalid++;
+			continue;
+		}
+		r = wq_knob_parse(cli->ctx, &k, eq + 1, &newv, why, sizeof(why));
+		if (r == -EPERM || r == -EROFS) {
+			cli_err(cli, "%s: cannot set: %s", k.name, why);
+			invalid++;
+		} else if (r < 0) {
+			cli_err(cli, "%s: invalid value '%s': %s", k.name, eq + 1, why);
+			invalid++;
+		} else if (!k.value) {
+			cli_err(cli, "%s: cannot read the current value", k.name);
+			invalid++;
+		} else {
+			/* The root mask reads back without cpuset-isolated CPUs: compare with the request. */
+			const char *rb = NULL;
+
+			if (streq(k.name, "cpumask") && wq_root_exists(cli->ctx->root, WQ_P_WQ "/cpumask_requested"))
+				rb = WQ_P_WQ "/cpumask_requested";
+			if (wq_plan_add(&plan, k.name, k.path, rb, wq_knob_type(&k), k.value, newv) < 0)
+				invalid++;
+		}
+		wq_knob_clear(&k);
+	}
+	if (invalid) {
+		wq_plan_free(&plan);
+		return EXIT_USAGE;
+	}
+	if (dry) {
+		rc = plan_print(cli, &plan);
+	} else if (wq_plan_apply(cli->ctx, &plan, &failed) < 0) {
+		plan_report_failure(cli, &plan, failed);
+		rc = EXIT_FAIL;
+	} else {
+		rc = EXIT_OK;
+	}
+	wq_plan_free(&plan);
+	return rc;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = { { "dry-run", no_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
+	bool dry = false;
+	int c, nset = 0, nget = 0;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'd') {
+			dry = true;
+			continue;
+		}
+		cli_err(cli, "knob: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	for (int i = optind; i < argc; i++) {
+		if (strchr(argv[i], '='))
+			nset++;
+		else
+			nget++;
+	}
+	if (nset && nget) {
+		cli_err(cli, "knob: give either NAME... or NAME=VALUE..., not both");
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (nset)
+		return set(cli, argv + optind, argc - optind, dry);
+	return list(cli, argv + optind, argc - optind);
+}
+
+const struct cmd cmd_knob = {
+	.name = "knob",
+	.run = run,
+	.summary = "list, print or set global workqueue knobs",
+	.usage = "[--dry-run] [NAME[=VALUE]...]",
+	.options = "  NAME          print one knob (all when none)\n"
+		   "  NAME=VALUE    validate and set; boot-only knobs print the kernel command-line fragment\n"
+		   "  --dry-run     print what would be written\n",
+};

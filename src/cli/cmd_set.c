@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "../lib/plan.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "plan_out.h"
+
+struct pair {
+	int attr;
+	const char *value;
+};
+
+/* Warnings about what a valid write does that a user may not expect (KERNEL.md §11). */
+static void warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv)
+{
+	struct wq_ctx *ctx = cli->ctx;
+	const char *why;
+	enum wq_era era = wq_ctx_era(ctx, &why);
+	int v = atoi(newv);
+
+	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
+		return;
+	if (era == WQ_ERA_C && v < 8 && v < wi->max_active)
+		cli_warn(cli, "%s/max_active: writing %d lowers the hidden min_active for good (kernel >= 6.9)",
+			 wi->name, v);
+	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wi->max_active == 1 && v != 1)
+		cli_warn(cli, "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
+			      "write removes its ordering", wi->name);
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = { { "dry-run", no_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
+	_cleanup_free_ char **targets = calloc((size_t)argc, sizeof(char *));
+	_cleanup_free_ struct pair *pairs = calloc((size_t)argc, sizeof(struct pair));
+	struct wq_plan plan = { 0 };
+	size_t ntargets = 0, npairs = 0, n = 0, failed = 0;
+	char **names = NULL;
+	bool dry = false;
+	int c, rc, invalid = 0, resolved;
+
+	if (!targets || !pairs)
+		return EXIT_FAIL;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'd') {
+			dry = true;
+			continue;
+		}
+		cli_err(cli, "set: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return plan_list_columns(cli);
+	for (int i = optind; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq) {
+			targets[ntargets++] = argv[i];
+			continue;
+		}
+		*eq = '\0';
+		pairs[npairs].attr = wq_attr_from_name(argv[i]);
+		pairs[npairs].value = eq + 1;
+		if (pairs[npairs].attr < 0) {
+			cli_err(cli, "%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+		for (size_t j = 0; j < npairs; j++) {
+			if (pairs[j].attr == pairs[npairs].attr) {
+				cli_err(cli, "%s: given twice", argv[i]);
+				return EXIT_USAGE;
+			}
+		}
+		npairs++;
+	}
+	if (!ntargets || !npairs) {
+		cli_err(cli, "set: need at least one WORKQUEUE and one ATTR=VALUE (see wqctl set --help)");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < ntargets; i++) {
+		if (!cli_is_glob(targets[i]) && !wq_name_is_valid(targets[i])) {
+			cli_err(cli, "%s: not a valid workqueue name", targets[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	resolved = cli_resolve_targets(cli, targets, ntargets, &names, &n, true);
+	if (resolved == EXIT_FAIL)
+		return EXIT_FAIL;
+
+	/* Validate everything before writing anything. */
+	for (size_t t = 0; t < n; t++) {
+		struct wq_info wi;
+		int r = wq_info_read(cli->ctx, names[t], &wi);
+
+		if (r < 0) {
+			cli_err(cli, "%s: cannot read: %s", names[t], r == -ENOENT ? "no such workqueue" : strerror(-r));
+			invalid++;
+			wq_info_clear(&wi);
+			continue;
+		}
+		for (size_t p = 0; p < npairs; p++) {
+			const struct wq_attr_desc *d = &wq_attr_descs[pairs[p].attr];
+			_cleanup_free_ char *newv = NULL;
+			char why[512], obj[160], path[256];
+
+			snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
+			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, pairs[p].value, &newv, why,
+					  sizeof(why));
+			if (r < 0) {
+				cli_err(cli, "%s: invalid value '%s': %s", obj, pairs[p].value, why);
+				invalid++;
+				continue;
+			}
+			if (!wi.raw[pairs[p].attr]) {
+				cli_err(cli, "%s: cannot read the current value", obj);
+				invalid++;
+				continue;
+			}
+			warn_effects(cli, &wi, pairs[p].attr, newv);
+			wq_attr_path(path, sizeof(path), wi.name, d->name);
+			if (wq_plan_add(&plan, obj, path, NULL, d->type, wi.raw[pairs[p].attr], newv) < 0) {
+				invalid++;
+				break;
+			}
+		}
+		wq_info_clear(&wi);
+	}
+	wq_names_free(names, n);
+	if (invalid) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (resolved != EXIT_OK) {
+		cli_err(cli, "set: nothing written because a named workqueue does not exist");
+		rc = resolved;
+		goto out;
+	}
+	if (dry) {
+		rc = plan_print(cli, &plan);
+		goto out;
+	}
+	rc = wq_plan_apply(cli->ctx, &plan, &failed);
+	if (rc < 0) {
+		plan_report_failure(cli, &plan, failed);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < plan.n; i++)
+		cli_info(cli, "%s: %s", plan.c[i].object,
+			 plan.c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
+	rc = EXIT_OK;
+out:
+	wq_plan_free(&plan);
+	return rc;
+}
+
+const struct cmd cmd_set = {
+	.name = "set",
+	.run = run,
+	.summary = "change workqueue attributes",
+	.usage = "[--dry-run] WORKQUEUE|GLOB... ATTR=VALUE...",
+	.options = "  --dry-run   print path, old, new and effective values; write nothing\n"
+		   "  ATTR        max_active cpumask affinity_scope affinity_strict nice numa\n"
+		   "  VALUE       see wqctl(8): cpumask takes 0-3,8 all housekeeping node:LIST local 0xMASK, joined with +\n",
+};

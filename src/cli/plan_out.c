@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "plan_out.h"
+
+enum { COL_OBJECT, COL_PATH, COL_OLD, COL_NEW, COL_EFFECTIVE, COL_ACTION };
+
+static const struct colinfo cols[] = {
+	[COL_OBJECT] = { "OBJECT", 0.2, 0, SCOLS_JSON_STRING, "workqueue/attribute or global knob" },
+	[COL_PATH] = { "PATH", 0.3, 0, SCOLS_JSON_STRING, "file that would be written" },
+	[COL_OLD] = { "OLD", 0.1, 0, SCOLS_JSON_STRING, "current value" },
+	[COL_NEW] = { "NEW", 0.1, 0, SCOLS_JSON_STRING, "value to write" },
+	[COL_EFFECTIVE] = { "EFFECTIVE", 0.1, 0, SCOLS_JSON_STRING, "what the kernel will use" },
+	[COL_ACTION] = { "ACTION", 0.1, 0, SCOLS_JSON_STRING, "write or unchanged" },
+};
+
+int plan_list_columns(struct cli *cli)
+{
+	return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+}
+
+static char *effective(struct cli *cli, const struct wq_change *c)
+{
+	if (c->type == WQ_V_CPUMASK && strstr(c->path, "/workqueue/") && strcmp(c->object, "cpumask")) {
+		_cleanup_cpuset_ struct wq_cpuset *w = wq_cpuset_new();
+		_cleanup_cpuset_ struct wq_cpuset *e = wq_cpuset_new();
+
+		if (w && e && wq_cpuset_parse_hex(w, c->new) == 0 && wq_effective_cpus(cli->ctx, w, e) == 0)
+			return wq_cpuset_format_list(e);
+	}
+	if (c->type == WQ_V_SCOPE && !strcmp(c->new, "default")) {
+		char def[32], *s = NULL;
+
+		wq_default_scope(cli->ctx, def, sizeof(def));
+		if (asprintf(&s, "default (%s)", def) < 0)
+			return NULL;
+		return s;
+	}
+	return wq_value_display(c->type, c->new);
+}
+
+int plan_print(struct cli *cli, const struct wq_plan *plan)
+{
+	struct out o;
+	int rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "PATH,OLD,NEW,EFFECTIVE", NULL, "plan");
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct wq_change *c = &plan->c[i];
+		struct libscols_line *ln = out_line(&o);
+		_cleanup_free_ char *old = c->old ? wq_value_display(c->type, c->old) : NULL;
+		_cleanup_free_ char *nw = wq_value_display(c->type, c->new);
+		_cleanup_free_ char *eff = effective(cli, c);
+
+		out_set(&o, ln, COL_OBJECT, c->object);
+		out_setf(&o, ln, COL_PATH, "%s/%s", cli->sysroot ? cli->sysroot : "", c->path);
+		out_set(&o, ln, COL_OLD, old);
+		out_set(&o, ln, COL_NEW, nw);
+		out_set(&o, ln, COL_EFFECTIVE, eff);
+		out_set(&o, ln, COL_ACTION, wq_change_is_noop(c) ? "unchanged" : "write");
+	}
+	rc = out_print(&o);
+	out_free(&o);
+	return rc;
+}
+
+const char *plan_write_reason(int err)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM:
+		return "permission denied (the kernel refuses writes to read-only attributes, even for root)";
+	case -ENOENT:
+		return "the file vanished (was the workqueue destroyed?)";
+	case -EINVAL:
+		return "the kernel rejected the value (Invalid argument)";
+	case -EOVERFLOW:
+		return "the mask has bits beyond the kernel's CPUs (Value too large)";
+	case -EILSEQ:
+		return "the kernel reads back a different value";
+	default:
+		return strerror(-err);
+	}
+}
+
+void plan_report_failure(struct cli *cli, const struct wq_plan *plan, size_t failed)
+{
+	const struct wq_change *f = &plan->c[failed];
+	size_t restored = 0, lost = 0;
+
+	if (f->err == -EILSEQ)
+		cli_err(cli, "%s: read back '%s' after writing '%s'", f->object, f->now ? f->now : "?", f->new);
+	else
+		cli_err(cli, "%s: write failed: %s", f->object, plan_write_reason(f->err));
+	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->c[i].state == WQ_CH_RESTORED)
+			restored++;
+		else if (plan->c[i].state == WQ_CH_WRITTEN)
+			lost++;
+	}
+	if (restored)
+		cli_err(cli, "%s: rolled back %zu change%s made in this run", f->object, restored,
+			restored == 1 ? "" : "s");
+	if (lost)
+		cli_err(cli, "%s: %zu change%s could not be rolled back", f->object, lost, lost == 1 ? "" : "s");
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The root handle: every access to sysfs and procfs goes through here.
+ * Paths passed in are relative to the root ("sys/devices/..."); with a
+ * sysroot, symlinks inside the tree resolve inside the tree.
+ */
+#ifndef WQ_ROOT_H
+#define WQ_ROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* Relative locations of everything wqctl reads; the only place they live. */
+#define WQ_P_WQ "sys/devices/virtual/workqueue"
+#define WQ_P_BUS_WQ "sys/bus/workqueue/devices"
+#define WQ_P_PARAMS "sys/module/workqueue/parameters"
+#define WQ_P_CPU "sys/devices/system/cpu"
+#define WQ_P_NODE "sys/devices/system/node"
+#define WQ_P_OSRELEASE "proc/sys/kernel/osrelease"
+#define WQ_P_CMDLINE "proc/cmdline"
+#define WQ_P_KALLSYMS "proc/kallsyms"
+#define WQ_P_UDEV_DATA "run/udev/data"
+#define WQ_P_TRACEFS "sys/kernel/tracing"
+
+struct wq_root;
+
+/* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
+int wq_root_new(const char *sysroot, struct wq_root **out);
+void wq_root_free(struct wq_root *root);
+/* True when reading the running system (no --sysroot). */
+bool wq_root_is_live(const struct wq_root *root);
+/* The sysroot directory as given, or "/" for the live system. */
+const char *wq_root_path(const struct wq_root *root);
+
+/* openat() below the root; returns an fd or -errno. */
+int wq_root_open(const struct wq_root *root, const char *rel, int flags);
+/* Read a whole file, strip one trailing newline; *out is malloc'ed. 0 or -errno. */
+int wq_root_read(const struct wq_root *root, const char *rel, char **out);
+/* Read a file into buf (NUL-terminated, trailing newline stripped). len or -errno. */
+int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, size_t size);
+/*
+ * Write value with one write() (O_WRONLY|O_TRUNC|O_NOFOLLOW), checking
+ * write() and close(). Returns 0 or -errno.
+ */
+int wq_root_write(const struct wq_root *root, const char *rel, const char *value);
+int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st);
+bool wq_root_exists(const struct wq_root *root, const char *rel);
+/* opendir() below the root; NULL with errno set on failure. */
+DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
+/* readlink() below the root; NUL-terminated; length or -errno. */
+int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
+
+#endif
