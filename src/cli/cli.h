@@ -53,8 +53,7 @@ bool cli_is_glob(const char *s);
  * argument that matches nothing is reported. Returns EXIT_OK, EXIT_SOME_EXIST
  * (some matched nothing), EXIT_NONE_EXIST or EXIT_FAIL.
  */
-int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n,
-			bool report_missing);
+int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n, bool report_missing);
 
 /* Output columns through libsmartcols. */
 struct colinfo {
@@ -78,13 +77,13 @@ struct out {
  * Set up a table: columns from -o (or env, or defaults), modes from the
  * global options. Returns 0, or EXIT_USAGE after printing an error.
  */
-int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t ncols,
-	     const char *defaults, const char *envvar, const char *json_name);
+int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t ncols, const char *defaults,
+	     const char *envvar, const char *json_name);
 struct libscols_line *out_line(struct out *o);
 /* Set column id (index into colinfo) of a line; NULL value = "-" (JSON null). */
 void out_set(struct out *o, struct libscols_line *ln, int id, const char *value);
 void out_setf(struct out *o, struct libscols_line *ln, int id, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 bool out_has(const struct out *o, int id);
 int out_print(struct out *o);
 void out_free(struct out *o);

@@ -13,10 +13,10 @@
 enum { COL_SEVERITY, COL_CODE, COL_TARGET, COL_MESSAGE };
 
 static const struct colinfo cols[] = {
-	[COL_SEVERITY] = { "SEVERITY", 0.05, 0, SCOLS_JSON_STRING, "error, warning or info" },
-	[COL_CODE] = { "CODE", 0.15, 0, SCOLS_JSON_STRING, "stable finding identifier" },
-	[COL_TARGET] = { "TARGET", 0.15, 0, SCOLS_JSON_STRING, "workqueue or knob" },
-	[COL_MESSAGE] = { "MESSAGE", 0.6, 0, SCOLS_JSON_STRING, "what it means" },
+    [COL_SEVERITY] = {"SEVERITY", 0.05, 0, SCOLS_JSON_STRING, "error, warning or info"},
+    [COL_CODE] = {"CODE", 0.15, 0, SCOLS_JSON_STRING, "stable finding identifier"},
+    [COL_TARGET] = {"TARGET", 0.15, 0, SCOLS_JSON_STRING, "workqueue or knob"},
+    [COL_MESSAGE] = {"MESSAGE", 0.6, 0, SCOLS_JSON_STRING, "what it means"},
 };
 
 struct tally {
@@ -40,25 +40,21 @@ static void on_finding(void *data, const struct wq_finding *f)
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "strict", no_argument, NULL, 's' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
+	    {"strict", no_argument, NULL, 's'},
+	    {"profile", required_argument, NULL, 'p'},
+	    {NULL, 0, NULL, 0},
 	};
 	bool strict = false;
-	struct tally t = { 0 };
+	struct tally t = {0};
 	char **names = NULL;
 	size_t n = 0;
 	struct out o;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 's':
-			strict = true;
-			break;
-		case 'p':
-			cli_err(cli, "check: --profile: profiles are not implemented yet");
-			return EXIT_USAGE;
+		case 's': strict = true; break;
+		case 'p': cli_err(cli, "check: --profile: profiles are not implemented yet"); return EXIT_USAGE;
 		default:
 			cli_err(cli, "check: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -103,10 +99,10 @@ static int run(struct cli *cli, int argc, char **argv)
 }
 
 const struct cmd cmd_check = {
-	.name = "check",
-	.run = run,
-	.summary = "report settings the kernel will silently ignore, multiply or clamp",
-	.usage = "[--strict] [PATTERN...]",
-	.options = "  --strict     exit 3 on warnings too (always on errors)\n"
-		   "  PATTERN      check only these workqueues (all, and the root cpumask, when none)\n",
+    .name = "check",
+    .run = run,
+    .summary = "report settings the kernel will silently ignore, multiply or clamp",
+    .usage = "[--strict] [PATTERN...]",
+    .options = "  --strict     exit 3 on warnings too (always on errors)\n"
+	       "  PATTERN      check only these workqueues (all, and the root cpumask, when none)\n",
 };

@@ -15,16 +15,15 @@
 enum { COL_NODE, COL_CPUS, COL_LIMIT };
 
 static const struct colinfo cols[] = {
-	[COL_NODE] = { "NODE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		       "concurrency counter: NUMA node, or - for the node-less fallback" },
-	[COL_CPUS] = { "CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPUs whose queued work charges this counter" },
-	[COL_LIMIT] = { "LIMIT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "most work items active on it" },
+    [COL_NODE] = {"NODE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		  "concurrency counter: NUMA node, or - for the node-less fallback"},
+    [COL_CPUS] = {"CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPUs whose queued work charges this counter"},
+    [COL_LIMIT] = {"LIMIT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "most work items active on it"},
 };
 
 static int json_out(struct cli *cli, const struct wq_info *wi, const struct wq_explain *ex)
 {
-	json_object *doc = json_object_new_object(), *nodes = json_object_new_array(),
-		    *notes = json_object_new_array();
+	json_object *doc = json_object_new_object(), *nodes = json_object_new_array(), *notes = json_object_new_array();
 	const char *era = wq_era_name(ex->era);
 
 	json_object_object_add(doc, "workqueue", json_object_new_string(wi->name));
@@ -42,8 +41,8 @@ static int json_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	for (int i = 0; i < ex->ncounters; i++) {
 		json_object *n = json_object_new_object();
 
-		json_object_object_add(n, "node", ex->counters[i].node >= 0 ? json_object_new_int(ex->counters[i].node)
-									  : NULL);
+		json_object_object_add(n, "node",
+				       ex->counters[i].node >= 0 ? json_object_new_int(ex->counters[i].node) : NULL);
 		json_object_object_add(n, "cpus", json_cpus(ex->counters[i].cpus));
 		json_object_object_add(n, "limit", json_object_new_int64(ex->counters[i].limit));
 		json_object_array_add(nodes, n);
@@ -112,21 +111,21 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "max-active", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "scope", required_argument, NULL, 's' },
-		{ "min-active", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
+	    {"max-active", required_argument, NULL, 'm'},
+	    {"cpus", required_argument, NULL, 'c'},
+	    {"scope", required_argument, NULL, 's'},
+	    {"min-active", required_argument, NULL, 'M'},
+	    {NULL, 0, NULL, 0},
 	};
 	_cleanup_cpuset_ struct wq_cpuset *cpus = NULL;
 	const char *ma = NULL, *cpuspec = NULL, *scope = NULL, *mina = NULL;
-	struct wq_whatif wi = { 0 };
+	struct wq_whatif wi = {0};
 	struct wq_explain ex;
 	struct wq_info info;
 	char why[512];
 	int c, r, rc;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': ma = optarg; break;
 		case 'c': cpuspec = optarg; break;
@@ -173,7 +172,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (cpuspec || scope) {
 		if (!info.unbound) {
-			cli_err(cli, "%s: per-cpu workqueues have no %s", info.name, cpuspec ? "cpumask" : "affinity_scope");
+			cli_err(cli, "%s: per-cpu workqueues have no %s", info.name,
+				cpuspec ? "cpumask" : "affinity_scope");
 			goto out;
 		}
 	}
@@ -210,12 +210,12 @@ out:
 }
 
 const struct cmd cmd_explain = {
-	.name = "explain",
-	.run = run,
-	.summary = "explain what max_active means on this kernel and topology",
-	.usage = "WORKQUEUE [--max-active N] [--cpus VALUE] [--scope SCOPE]",
-	.options = "  --max-active N   what if max_active were N\n"
-		   "  --cpus VALUE     what if cpumask were VALUE (same syntax as set)\n"
-		   "  --scope SCOPE    what if affinity_scope were SCOPE\n"
-		   "  --min-active N   assume this hidden min_active (default: min(8, max_active))\n",
+    .name = "explain",
+    .run = run,
+    .summary = "explain what max_active means on this kernel and topology",
+    .usage = "WORKQUEUE [--max-active N] [--cpus VALUE] [--scope SCOPE]",
+    .options = "  --max-active N   what if max_active were N\n"
+	       "  --cpus VALUE     what if cpumask were VALUE (same syntax as set)\n"
+	       "  --scope SCOPE    what if affinity_scope were SCOPE\n"
+	       "  --min-active N   assume this hidden min_active (default: min(8, max_active))\n",
 };

@@ -13,8 +13,8 @@
 enum { COL_ATTR, COL_VALUE };
 
 static const struct colinfo cols[] = {
-	[COL_ATTR] = { "ATTR", 0, 0, SCOLS_JSON_STRING, "attribute name" },
-	[COL_VALUE] = { "VALUE", 0, 0, SCOLS_JSON_STRING, "value (cpumask as a CPU list unless --hex)" },
+    [COL_ATTR] = {"ATTR", 0, 0, SCOLS_JSON_STRING, "attribute name"},
+    [COL_VALUE] = {"VALUE", 0, 0, SCOLS_JSON_STRING, "value (cpumask as a CPU list unless --hex)"},
 };
 
 static int attr_missing_reason(struct cli *cli, const struct wq_info *wi, int a)
@@ -31,15 +31,14 @@ static int attr_missing_reason(struct cli *cli, const struct wq_info *wi, int a)
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "hex", no_argument, NULL, 'x' }, { NULL, 0, NULL, 0 } };
-	bool hex = false;
+	static const struct option opts[] = {{"hex", no_argument, NULL, 'x'}, {NULL, 0, NULL, 0}};
+	bool hex = false, plain;
 	int attrs[WQ_A_NR], nattrs = 0, c, rc = EXIT_OK;
 	struct wq_info wi;
 	struct out o;
-	struct cli sub;
 	const char *name;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'x') {
 			hex = true;
 			continue;
@@ -58,8 +57,10 @@ static int run(struct cli *cli, int argc, char **argv)
 		int a = wq_attr_from_name(argv[i]);
 
 		if (a < 0) {
-			cli_err(cli, "%s/%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
-				name, argv[i]);
+			cli_err(
+			    cli,
+			    "%s/%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
+			    name, argv[i]);
 			return EXIT_USAGE;
 		}
 		if (nattrs < WQ_A_NR)
@@ -88,26 +89,18 @@ static int run(struct cli *cli, int argc, char **argv)
 			return rc;
 		}
 	}
-	sub = *cli;
-	if (!cli->json && !cli->pairs) {
-		sub.raw = true;
-		sub.noheadings = true;
-	}
-	if (!sub.output)
-		sub.output = cli->noheadings && !cli->json && !cli->pairs ? "VALUE" : "ATTR,VALUE";
-	rc = out_init(&o, &sub, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes");
-	if (rc) {
-		wq_info_clear(&wi);
-		return rc;
-	}
-	if (!cli->json && !cli->pairs)
-{
-		scols_table_set_column_separator(o.tb, " = ");
-		scols_table_enable_noencoding(o.tb, 1);
+	/* Plain output is sysctl-style "ATTR = VALUE" lines; -J -P -r go through the table. */
+	plain = !cli->json && !cli->pairs && !cli->raw && !cli->output;
+	if (!plain) {
+		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes");
+		if (rc) {
+			wq_info_clear(&wi);
+			return rc;
+		}
 	}
 	for (int i = 0; i < nattrs; i++) {
 		const struct wq_attr_desc *d = &wq_attr_descs[attrs[i]];
-		struct libscols_line *ln = out_line(&o);
+		struct libscols_line *ln;
 		const char *raw = wi.raw[attrs[i]];
 		_cleanup_free_ char *v = NULL;
 
@@ -121,22 +114,32 @@ static int run(struct cli *cli, int argc, char **argv)
 			rc = EXIT_FAIL;
 		}
 		v = hex ? strdup(raw) : wq_value_display(d->type, raw);
+		if (plain) {
+			if (cli->noheadings)
+				printf("%s\n", v ? v : "");
+			else
+				printf("%s = %s\n", d->name, v ? v : "");
+			continue;
+		}
+		ln = out_line(&o);
 		out_set(&o, ln, COL_ATTR, d->name);
 		out_set(&o, ln, COL_VALUE, v);
 	}
-	if (out_print(&o) != EXIT_OK)
-		rc = EXIT_FAIL;
-	out_free(&o);
+	if (!plain) {
+		if (out_print(&o) != EXIT_OK)
+			rc = EXIT_FAIL;
+		out_free(&o);
+	}
 	wq_info_clear(&wi);
 	return rc;
 }
 
 const struct cmd cmd_get = {
-	.name = "get",
-	.run = run,
-	.summary = "print attributes of one workqueue",
-	.usage = "[--hex] WORKQUEUE [ATTR...]",
-	.options = "  ATTR        max_active cpumask affinity_scope affinity_strict nice numa (all by default)\n"
-		   "  -n          values only\n"
-		   "  --hex       print cpumask as the kernel's hex mask\n",
+    .name = "get",
+    .run = run,
+    .summary = "print attributes of one workqueue",
+    .usage = "[--hex] WORKQUEUE [ATTR...]",
+    .options = "  ATTR        max_active cpumask affinity_scope affinity_strict nice numa (all by default)\n"
+	       "  -n          values only\n"
+	       "  --hex       print cpumask as the kernel's hex mask\n",
 };

@@ -15,12 +15,12 @@
 enum { COL_NAME, COL_VALUE, COL_WRITABLE, COL_SINCE, COL_DESCRIPTION, COL_PATH };
 
 static const struct colinfo cols[] = {
-	[COL_NAME] = { "NAME", 0.2, 0, SCOLS_JSON_STRING, "knob name" },
-	[COL_VALUE] = { "VALUE", 0.2, 0, SCOLS_JSON_STRING, "current value (masks as CPU lists)" },
-	[COL_WRITABLE] = { "WRITABLE", 0.05, 0, SCOLS_JSON_STRING, "yes, no (read-only) or boot (command line only)" },
-	[COL_SINCE] = { "SINCE", 0.05, 0, SCOLS_JSON_STRING, "kernel release that added it" },
-	[COL_DESCRIPTION] = { "DESCRIPTION", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "what it does" },
-	[COL_PATH] = { "PATH", 0.3, 0, SCOLS_JSON_STRING, "file, or the kernel command-line parameter" },
+    [COL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "knob name"},
+    [COL_VALUE] = {"VALUE", 0.2, 0, SCOLS_JSON_STRING, "current value (masks as CPU lists)"},
+    [COL_WRITABLE] = {"WRITABLE", 0.05, 0, SCOLS_JSON_STRING, "yes, no (read-only) or boot (command line only)"},
+    [COL_SINCE] = {"SINCE", 0.05, 0, SCOLS_JSON_STRING, "kernel release that added it"},
+    [COL_DESCRIPTION] = {"DESCRIPTION", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "what it does"},
+    [COL_PATH] = {"PATH", 0.3, 0, SCOLS_JSON_STRING, "file, or the kernel command-line parameter"},
 };
 
 static void row(struct cli *cli, struct out *o, const struct wq_knob *k)
@@ -75,9 +75,32 @@ static int list(struct cli *cli, char **names, int n)
 	return rc;
 }
 
+/*
+ * The root mask reads back without the CPUs cpuset isolated (>= 6.8), or as
+ * requested when that leaves nothing (KERNEL.md §2.2).
+ */
+static int expect_root_mask(struct cli *cli, struct wq_plan *plan, const char *newv)
+{
+	_cleanup_free_ char *iso = NULL;
+	_cleanup_free_ char *want = NULL;
+	_cleanup_cpuset_ struct wq_cpuset *n = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *i = wq_cpuset_new();
+
+	if (!n || !i)
+		return -ENOMEM;
+	if (wq_root_read(cli->ctx->root, WQ_P_WQ "/cpumask_isolated", &iso) < 0 || wq_cpuset_parse_hex(i, iso) < 0 ||
+	    wq_cpuset_parse_hex(n, newv) < 0)
+		return 0;
+	wq_cpuset_andnot(n, i);
+	if (wq_cpuset_is_empty(n))
+		return 0;
+	want = wq_cpuset_format_hex(n, cli->ctx->topo ? cli->ctx->topo->nr_cpu_ids : 1);
+	return want ? wq_plan_expect(plan, want) : -ENOMEM;
+}
+
 static int set(struct cli *cli, char **args, int n, bool dry)
 {
-	struct wq_plan plan = { 0 };
+	struct wq_plan plan = {0};
 	int invalid = 0, rc;
 	size_t failed = 0;
 
@@ -106,12 +129,8 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 			cli_err(cli, "%s: cannot read the current value", k.name);
 			invalid++;
 		} else {
-			/* The root mask reads back without cpuset-isolated CPUs: compare with the request. */
-			const char *rb = NULL;
-
-			if (streq(k.name, "cpumask") && wq_root_exists(cli->ctx->root, WQ_P_WQ "/cpumask_requested"))
-				rb = WQ_P_WQ "/cpumask_requested";
-			if (wq_plan_add(&plan, k.name, k.path, rb, wq_knob_type(&k), k.value, newv) < 0)
+			if (wq_plan_add(&plan, k.name, k.path, NULL, wq_knob_type(&k), k.value, newv) < 0 ||
+			    (streq(k.name, "cpumask") && expect_root_mask(cli, &plan, newv) < 0))
 				invalid++;
 		}
 		wq_knob_clear(&k);
@@ -134,11 +153,11 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "dry-run", no_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"dry-run", no_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
 	bool dry = false;
 	int c, nset = 0, nget = 0;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'd') {
 			dry = true;
 			continue;
@@ -166,11 +185,11 @@ static int run(struct cli *cli, int argc, char **argv)
 }
 
 const struct cmd cmd_knob = {
-	.name = "knob",
-	.run = run,
-	.summary = "list, print or set global workqueue knobs",
-	.usage = "[--dry-run] [NAME[=VALUE]...]",
-	.options = "  NAME          print one knob (all when none)\n"
-		   "  NAME=VALUE    validate and set; boot-only knobs print the kernel command-line fragment\n"
-		   "  --dry-run     print what would be written\n",
+    .name = "knob",
+    .run = run,
+    .summary = "list, print or set global workqueue knobs",
+    .usage = "[--dry-run] [NAME[=VALUE]...]",
+    .options = "  NAME          print one knob (all when none)\n"
+	       "  NAME=VALUE    validate and set; boot-only knobs print the kernel command-line fragment\n"
+	       "  --dry-run     print what would be written\n",
 };

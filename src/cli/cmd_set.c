@@ -32,16 +32,18 @@ static void warn_effects(struct cli *cli, const struct wq_info *wi, int attr, co
 		cli_warn(cli, "%s/max_active: writing %d lowers the hidden min_active for good (kernel >= 6.9)",
 			 wi->name, v);
 	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wi->max_active == 1 && v != 1)
-		cli_warn(cli, "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
-			      "write removes its ordering", wi->name);
+		cli_warn(cli,
+			 "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
+			 "write removes its ordering",
+			 wi->name);
 }
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "dry-run", no_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"dry-run", no_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
 	_cleanup_free_ char **targets = calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ struct pair *pairs = calloc((size_t)argc, sizeof(struct pair));
-	struct wq_plan plan = { 0 };
+	struct wq_plan plan = {0};
 	size_t ntargets = 0, npairs = 0, n = 0, failed = 0;
 	char **names = NULL;
 	bool dry = false;
@@ -49,7 +51,7 @@ static int run(struct cli *cli, int argc, char **argv)
 
 	if (!targets || !pairs)
 		return EXIT_FAIL;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'd') {
 			dry = true;
 			continue;
@@ -70,7 +72,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		pairs[npairs].attr = wq_attr_from_name(argv[i]);
 		pairs[npairs].value = eq + 1;
 		if (pairs[npairs].attr < 0) {
-			cli_err(cli, "%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
+			cli_err(cli,
+				"%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
 				argv[i]);
 			return EXIT_USAGE;
 		}
@@ -104,7 +107,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		int r = wq_info_read(cli->ctx, names[t], &wi);
 
 		if (r < 0) {
-			cli_err(cli, "%s: cannot read: %s", names[t], r == -ENOENT ? "no such workqueue" : strerror(-r));
+			cli_err(cli, "%s: cannot read: %s", names[t],
+				r == -ENOENT ? "no such workqueue" : strerror(-r));
 			invalid++;
 			wq_info_clear(&wi);
 			continue;
@@ -157,8 +161,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < plan.n; i++)
-		cli_info(cli, "%s: %s", plan.c[i].object,
-			 plan.c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
+		cli_info(cli, "%s: %s", plan.c[i].object, plan.c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
 	rc = EXIT_OK;
 out:
 	wq_plan_free(&plan);
@@ -166,11 +169,12 @@ out:
 }
 
 const struct cmd cmd_set = {
-	.name = "set",
-	.run = run,
-	.summary = "change workqueue attributes",
-	.usage = "[--dry-run] WORKQUEUE|GLOB... ATTR=VALUE...",
-	.options = "  --dry-run   print path, old, new and effective values; write nothing\n"
-		   "  ATTR        max_active cpumask affinity_scope affinity_strict nice numa\n"
-		   "  VALUE       see wqctl(8): cpumask takes 0-3,8 all housekeeping node:LIST local 0xMASK, joined with +\n",
+    .name = "set",
+    .run = run,
+    .summary = "change workqueue attributes",
+    .usage = "[--dry-run] WORKQUEUE|GLOB... ATTR=VALUE...",
+    .options =
+	"  --dry-run   print path, old, new and effective values; write nothing\n"
+	"  ATTR        max_active cpumask affinity_scope affinity_strict nice numa\n"
+	"  VALUE       see wqctl(8): cpumask takes 0-3,8 all housekeeping node:LIST local 0xMASK, joined with +\n",
 };

@@ -28,20 +28,20 @@ enum {
 };
 
 static const struct colinfo cols[] = {
-	[COL_NAME] = { "NAME", 0.2, 0, SCOLS_JSON_STRING, "workqueue name as in sysfs" },
-	[COL_KIND] = { "KIND", 0.1, 0, SCOLS_JSON_STRING, "unbound or percpu" },
-	[COL_MAX_ACTIVE] = { "MAX_ACTIVE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "configured max_active" },
-	[COL_MAX_INFLIGHT] = { "MAX_INFLIGHT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			       "most work items in flight on this kernel and topology (derived)" },
-	[COL_CPUS] = { "CPUS", 0.1, 0, SCOLS_JSON_STRING, "requested cpumask as a CPU list" },
-	[COL_SCOPE] = { "SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope as the kernel reports it" },
-	[COL_STRICT] = { "STRICT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "strict affinity" },
-	[COL_NICE] = { "NICE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "worker nice level" },
-	[COL_OWNER] = { "OWNER", 0.1, 0, SCOLS_JSON_STRING, "device the workqueue belongs to" },
-	[COL_EFFECTIVE_CPUS] = { "EFFECTIVE_CPUS", 0.1, 0, SCOLS_JSON_STRING,
-				 "CPUs actually used: cpumask & root cpumask, or the root cpumask" },
-	[COL_NUMA] = { "NUMA", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "legacy NUMA affinity (<= 6.5)" },
-	[COL_PATH] = { "PATH", 0.2, 0, SCOLS_JSON_STRING, "sysfs directory" },
+    [COL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "workqueue name as in sysfs"},
+    [COL_KIND] = {"KIND", 0.1, 0, SCOLS_JSON_STRING, "unbound or percpu"},
+    [COL_MAX_ACTIVE] = {"MAX_ACTIVE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "configured max_active"},
+    [COL_MAX_INFLIGHT] = {"MAX_INFLIGHT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			  "most work items in flight on this kernel and topology (derived)"},
+    [COL_CPUS] = {"CPUS", 0.1, 0, SCOLS_JSON_STRING, "requested cpumask as a CPU list"},
+    [COL_SCOPE] = {"SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope as the kernel reports it"},
+    [COL_STRICT] = {"STRICT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "strict affinity"},
+    [COL_NICE] = {"NICE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "worker nice level"},
+    [COL_OWNER] = {"OWNER", 0.1, 0, SCOLS_JSON_STRING, "device the workqueue belongs to"},
+    [COL_EFFECTIVE_CPUS] = {"EFFECTIVE_CPUS", 0.1, 0, SCOLS_JSON_STRING,
+			    "CPUs actually used: cpumask & root cpumask, or the root cpumask"},
+    [COL_NUMA] = {"NUMA", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "legacy NUMA affinity (<= 6.5)"},
+    [COL_PATH] = {"PATH", 0.2, 0, SCOLS_JSON_STRING, "sysfs directory"},
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
@@ -54,8 +54,7 @@ static int report_bad(struct cli *cli, const struct wq_info *wi)
 		if (!(wi->bad & (1U << a)))
 			continue;
 		if (wi->raw[a])
-			cli_err(cli, "%s/%s: malformed value '%.40s'", wi->name, wq_attr_descs[a].name,
-				wi->raw[a]);
+			cli_err(cli, "%s/%s: malformed value '%.40s'", wi->name, wq_attr_descs[a].name, wi->raw[a]);
 		else
 			cli_err(cli, "%s/%s: cannot read", wi->name, wq_attr_descs[a].name);
 		n++;
@@ -74,6 +73,9 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 		return;
 	out_set(o, ln, COL_NAME, wi->name);
 	out_set(o, ln, COL_KIND, wi->unbound ? "unbound" : "percpu");
+	/* Unknown or absent values are "-" (null in JSON), never blank. */
+	for (int id = COL_MAX_ACTIVE; id <= COL_PATH; id++)
+		out_set(o, ln, id, NULL);
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
 		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
 	if (out_has(o, COL_MAX_INFLIGHT) && !(wi->bad & (1U << WQ_A_MAX_ACTIVE))) {
@@ -114,20 +116,19 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 		char path[256];
 
 		wq_attr_path(path, sizeof(path), wi->name, NULL);
-		out_setf(o, ln, COL_PATH, "%s%s%s", cli->sysroot ? cli->sysroot : "",
-			 cli->sysroot ? "/" : "/", path);
+		out_setf(o, ln, COL_PATH, "%s%s%s", cli->sysroot ? cli->sysroot : "", cli->sysroot ? "/" : "/", path);
 	}
 }
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{NULL, 0, NULL, 0}};
 	char **names = NULL;
 	size_t n = 0;
 	struct out o;
 	int c, rc, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		cli_err(cli, "show: unknown option (see wqctl show --help)");
 		return EXIT_USAGE;
 	}
@@ -172,10 +173,10 @@ static int run(struct cli *cli, int argc, char **argv)
 }
 
 const struct cmd cmd_show = {
-	.name = "show",
-	.run = run,
-	.summary = "list workqueues and their settings",
-	.usage = "[PATTERN...]",
-	.options = "  PATTERN              workqueue names or globs (all when none)\n"
-		   "  -o, --output LIST    columns (see --list-columns); WQCTL_COLUMNS sets the default\n",
+    .name = "show",
+    .run = run,
+    .summary = "list workqueues and their settings",
+    .usage = "[PATTERN...]",
+    .options = "  PATTERN              workqueue names or globs (all when none)\n"
+	       "  -o, --output LIST    columns (see --list-columns); WQCTL_COLUMNS sets the default\n",
 };

@@ -14,11 +14,11 @@
 enum { COL_SCOPE, COL_POD, COL_NODE, COL_CPUS, COL_NR_CPUS };
 
 static const struct colinfo cols[] = {
-	[COL_SCOPE] = { "SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope, or 'node' for NUMA nodes" },
-	[COL_POD] = { "POD", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pod number (kernel order)" },
-	[COL_NODE] = { "NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node (- when a pod spans nodes)" },
-	[COL_CPUS] = { "CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPU list" },
-	[COL_NR_CPUS] = { "NR_CPUS", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "number of CPUs" },
+    [COL_SCOPE] = {"SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope, or 'node' for NUMA nodes"},
+    [COL_POD] = {"POD", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pod number (kernel order)"},
+    [COL_NODE] = {"NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node (- when a pod spans nodes)"},
+    [COL_CPUS] = {"CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPU list"},
+    [COL_NR_CPUS] = {"NR_CPUS", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "number of CPUs"},
 };
 
 struct sets {
@@ -111,14 +111,14 @@ static int json_out(struct wq_topo *t, const struct sets *sets, size_t nsets, in
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = { { "scope", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"scope", required_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
 	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *root = wq_cpuset_new();
 	const char *scope = NULL;
 	struct wq_topo *t;
 	int c, only = -1;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 's') {
 			scope = optarg;
 			continue;
@@ -146,8 +146,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	{
 		const struct sets sets[] = {
-			{ "possible", t->possible }, { "online", t->online }, { "isolated", t->isolated },
-			{ "nohz_full", t->nohz_full }, { "housekeeping", hk }, { "cpumask", root },
+		    {"possible", t->possible},	 {"online", t->online}, {"isolated", t->isolated},
+		    {"nohz_full", t->nohz_full}, {"housekeeping", hk},	{"cpumask", root},
 		};
 
 		if (cli->json)
@@ -157,9 +157,9 @@ static int run(struct cli *cli, int argc, char **argv)
 }
 
 const struct cmd cmd_topology = {
-	.name = "topology",
-	.run = run,
-	.summary = "show NUMA nodes, CPU sets and affinity-scope pods",
-	.usage = "[--scope SCOPE]",
-	.options = "  --scope SCOPE   list the pods of one scope (cpu smt cache numa system)\n",
+    .name = "topology",
+    .run = run,
+    .summary = "show NUMA nodes, CPU sets and affinity-scope pods",
+    .usage = "[--scope SCOPE]",
+    .options = "  --scope SCOPE   list the pods of one scope (cpu smt cache numa system)\n",
 };

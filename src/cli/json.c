@@ -9,7 +9,7 @@
 int json_print(json_object *doc)
 {
 	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-								    JSON_C_TO_STRING_NOSLASHESCAPE);
+								JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = s && puts(s) >= 0 ? EXIT_OK : EXIT_FAIL;
 
 	json_object_put(doc);

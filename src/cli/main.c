@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #endif
 
 static const struct cmd *const commands[] = {
-	&cmd_show, &cmd_get, &cmd_set, &cmd_knob, &cmd_topology, &cmd_explain, &cmd_check,
+    &cmd_show, &cmd_get, &cmd_set, &cmd_knob, &cmd_topology, &cmd_explain, &cmd_check,
 };
 
 static void vmsg(struct cli *cli, int prio, const char *fmt, va_list ap)
@@ -105,8 +106,7 @@ static int strcmpp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n,
-			bool report_missing)
+int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n, bool report_missing)
 {
 	struct wq_ctx *ctx = cli_ctx(cli);
 	char **all = NULL, **res = NULL;
@@ -118,7 +118,7 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 	if (!ctx)
 		return EXIT_FAIL;
 	r = wq_list(ctx, &all, &nall);
-	if (r < 0 && r != -ENOENT) {
+	if (r < 0) {
 		cli_err(cli, "%s: cannot list workqueues: %s", WQ_P_WQ, strerror(-r));
 		return EXIT_FAIL;
 	}
@@ -240,8 +240,7 @@ static int take_arg(int argc, char **argv, int *i, const char *lng, char shrt, c
 }
 
 /* Pull the global options out of argv wherever they are; the rest is the command's. */
-static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, char **nargv, bool *help,
-			 bool *version)
+static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, char **nargv, bool *help, bool *version)
 {
 	int n = 0;
 	bool after_dashdash = false;
@@ -318,7 +317,7 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 			nargv[n++] = argv[i]; /* the command's own option */
 		}
 		continue;
-missing:
+	missing:
 		cli_err(cli, "%s: option requires an argument", a);
 		return -1;
 	}
@@ -329,7 +328,7 @@ missing:
 
 int main(int argc, char **argv)
 {
-	struct cli cli = { 0 };
+	struct cli cli = {0};
 	char **nargv = calloc((size_t)argc + 1, sizeof(char *));
 	const struct cmd *c;
 	bool help = false, version = false;
@@ -337,6 +336,7 @@ int main(int argc, char **argv)
 
 	if (!nargv)
 		return EXIT_FAIL;
+	opterr = 0; /* commands word their own option errors */
 	if (parse_globals(&cli, argc, argv, &nargc, nargv, &help, &version) < 0) {
 		rc = EXIT_USAGE;
 		goto out;

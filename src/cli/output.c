@@ -45,8 +45,8 @@ static int add_cols(struct out *o, const char *list)
 	return 0;
 }
 
-int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t ncols,
-	     const char *defaults, const char *envvar, const char *json_name)
+int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t ncols, const char *defaults,
+	     const char *envvar, const char *json_name)
 {
 	const char *sel = cli->output;
 	int r;
@@ -145,8 +145,8 @@ void out_free(struct out *o)
 int out_list_columns(struct cli *cli, const struct colinfo *cols, size_t ncols)
 {
 	static const struct colinfo lc[] = {
-		{ "NAME", 0, 0, SCOLS_JSON_STRING, "column name" },
-		{ "DESCRIPTION", 0, 0, SCOLS_JSON_STRING, "what it shows" },
+	    {"NAME", 0, 0, SCOLS_JSON_STRING, "column name"},
+	    {"DESCRIPTION", 0, 0, SCOLS_JSON_STRING, "what it shows"},
 	};
 	struct cli sub = *cli;
 	struct out o;

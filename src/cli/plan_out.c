@@ -12,12 +12,12 @@
 enum { COL_OBJECT, COL_PATH, COL_OLD, COL_NEW, COL_EFFECTIVE, COL_ACTION };
 
 static const struct colinfo cols[] = {
-	[COL_OBJECT] = { "OBJECT", 0.2, 0, SCOLS_JSON_STRING, "workqueue/attribute or global knob" },
-	[COL_PATH] = { "PATH", 0.3, 0, SCOLS_JSON_STRING, "file that would be written" },
-	[COL_OLD] = { "OLD", 0.1, 0, SCOLS_JSON_STRING, "current value" },
-	[COL_NEW] = { "NEW", 0.1, 0, SCOLS_JSON_STRING, "value to write" },
-	[COL_EFFECTIVE] = { "EFFECTIVE", 0.1, 0, SCOLS_JSON_STRING, "what the kernel will use" },
-	[COL_ACTION] = { "ACTION", 0.1, 0, SCOLS_JSON_STRING, "write or unchanged" },
+    [COL_OBJECT] = {"OBJECT", 0.2, 0, SCOLS_JSON_STRING, "workqueue/attribute or global knob"},
+    [COL_PATH] = {"PATH", 0.3, 0, SCOLS_JSON_STRING, "file that would be written"},
+    [COL_OLD] = {"OLD", 0.1, 0, SCOLS_JSON_STRING, "current value"},
+    [COL_NEW] = {"NEW", 0.1, 0, SCOLS_JSON_STRING, "value to write"},
+    [COL_EFFECTIVE] = {"EFFECTIVE", 0.1, 0, SCOLS_JSON_STRING, "what the kernel will use"},
+    [COL_ACTION] = {"ACTION", 0.1, 0, SCOLS_JSON_STRING, "write or unchanged"},
 };
 
 int plan_list_columns(struct cli *cli)
@@ -75,18 +75,12 @@ const char *plan_write_reason(int err)
 {
 	switch (err) {
 	case -EACCES:
-	case -EPERM:
-		return "permission denied (the kernel refuses writes to read-only attributes, even for root)";
-	case -ENOENT:
-		return "the file vanished (was the workqueue destroyed?)";
-	case -EINVAL:
-		return "the kernel rejected the value (Invalid argument)";
-	case -EOVERFLOW:
-		return "the mask has bits beyond the kernel's CPUs (Value too large)";
-	case -EILSEQ:
-		return "the kernel reads back a different value";
-	default:
-		return strerror(-err);
+	case -EPERM: return "permission denied (the kernel refuses writes to read-only attributes, even for root)";
+	case -ENOENT: return "the file vanished (was the workqueue destroyed?)";
+	case -EINVAL: return "the kernel rejected the value (Invalid argument)";
+	case -EOVERFLOW: return "the mask has bits beyond the kernel's CPUs (Value too large)";
+	case -EILSEQ: return "the kernel reads back a different value";
+	default: return strerror(-err);
 	}
 }
 

@@ -12,7 +12,7 @@
 
 const char *wq_severity_name(enum wq_severity s)
 {
-	static const char *const n[] = { "info", "warning", "error" };
+	static const char *const n[] = {"info", "warning", "error"};
 
 	return n[s];
 }
@@ -22,7 +22,7 @@ static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char 
 static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char *code, const char *target,
 		 const char *fmt, ...)
 {
-	struct wq_finding f = { .severity = sev, .code = code };
+	struct wq_finding f = {.severity = sev, .code = code};
 	va_list ap;
 
 	snprintf(f.target, sizeof(f.target), "%s", target);
@@ -40,8 +40,8 @@ static char *list(const struct wq_cpuset *s)
 }
 
 /* CPU findings for a mask: no online CPU, offline CPUs, isolated CPUs. */
-static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, wq_finding_fn fn,
-		       void *data, bool *no_online)
+static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, wq_finding_fn fn, void *data,
+		       bool *no_online)
 {
 	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
 
@@ -60,7 +60,8 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 	}
 	wq_cpuset_copy(x, m);
 	wq_cpuset_andnot(x, t->online);
-	if (!wq_cpuset_is_empty(x)) {
+	/* A mask of every possible CPU is the default, not a request for offline ones. */
+	if (!wq_cpuset_is_empty(x) && !wq_cpuset_subset(t->possible, m)) {
 		_cleanup_free_ char *l = list(x);
 
 		emit(fn, data, WQ_SEV_INFO, "cpumask-offline", target,
@@ -107,8 +108,7 @@ static bool pods_same(const struct wq_pods *a, const struct wq_pods *b)
 	return true;
 }
 
-int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn,
-		void *data)
+int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn, void *data)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
 	const char *name = wq->name;
@@ -173,7 +173,8 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 			else if (s == WQ_SCOPE_CACHE && pods_same(&t->pods[WQ_SCOPE_CACHE], &t->pods[WQ_SCOPE_SYSTEM]))
 				same = "all CPUs share one last-level cache: cache is the same as system";
 			if (same)
-				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope, same);
+				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope,
+				     same);
 		}
 	}
 

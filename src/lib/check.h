@@ -24,8 +24,7 @@ const char *wq_severity_name(enum wq_severity s);
  * written (max_active, cpus, scope), otherwise the live ones are checked.
  * Every finding goes to fn. 0 or -errno.
  */
-int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn,
-		void *data);
+int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn, void *data);
 /* Check the global knobs (root cpumask against isolation). 0 or -errno. */
 int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, wq_finding_fn fn, void *data);
 

@@ -43,7 +43,7 @@ int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src);
 void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src);
 void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src);
 
-#define wq_cpuset_for_each(cpu, s) \
+#define wq_cpuset_for_each(cpu, s)                                                                                     \
 	for (int cpu = wq_cpuset_next((s), 0); cpu >= 0; cpu = wq_cpuset_next((s), (unsigned int)cpu + 1))
 
 /*

@@ -115,8 +115,7 @@ enum wq_era wq_ctx_era(struct wq_ctx *ctx, const char **why)
 	struct wq_kver *kv = &ctx->kver;
 
 	/* Only the 6.6.y-6.8.y stable releases need the (costly) symbol probe. */
-	if (kv->known && kv->major == 6 && kv->minor >= 6 && kv->minor <= 8 && kv->patch &&
-	    ctx->era_c_symbol < 0)
+	if (kv->known && kv->major == 6 && kv->minor >= 6 && kv->minor <= 8 && kv->patch && ctx->era_c_symbol < 0)
 		ctx->era_c_symbol = kallsyms_has_era_c(ctx->root);
 	return wq_kver_era(kv, ctx->era_c_symbol, why);
 }

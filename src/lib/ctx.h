@@ -34,8 +34,7 @@ struct wq_ctx {
 int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out);
 void wq_ctx_free(struct wq_ctx *ctx);
 void wq_ctx_set_log(struct wq_ctx *ctx, wq_log_fn fn, void *data);
-void wq_log(const struct wq_ctx *ctx, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void wq_log(const struct wq_ctx *ctx, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The topology, read on first use (libnuma live, the tree in a sysroot). NULL on error (logged). */
 struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx);
 /* The topology with pods built. NULL on error (logged). */

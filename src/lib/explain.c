@@ -124,14 +124,14 @@ static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_in
 	if (wq_root_read_buf(ctx->root, WQ_P_PARAMS "/disable_numa", buf, sizeof(buf)) > 0 &&
 	    (buf[0] == 'Y' || buf[0] == '1'))
 		return false;
-	wq_cpuset_for_each(c, t->possible)
+	wq_cpuset_for_each (c, t->possible)
 		if (wq_topo_cpu_node(t, (unsigned int)c) < 0)
 			return false;
 	return wq->numa != 0;
 }
 
-static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *wq,
-		   const struct wq_cpuset *issuing, struct wq_explain *ex)
+static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *wq, const struct wq_cpuset *issuing,
+		   struct wq_explain *ex)
 {
 	long m = ex->max_active;
 	struct wq_counter *c;
@@ -144,7 +144,7 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *
 		note(ex, "one pool for the whole workqueue (no NUMA affinity): max_active %ld is system-wide", m);
 		return 0;
 	}
-	wq_cpuset_for_each(cpu, issuing) {
+	wq_cpuset_for_each (cpu, issuing) {
 		int n = wq_topo_cpu_node(t, (unsigned int)cpu);
 		const struct wq_node *node = wq_topo_node(t, n);
 		bool own = false;
@@ -173,7 +173,7 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 	long m = ex->max_active;
 	unsigned int n = wq_cpuset_count(issuing);
 
-	wq_cpuset_for_each(cpu, issuing) {
+	wq_cpuset_for_each (cpu, issuing) {
 		int node = wq_topo_cpu_node(t, (unsigned int)cpu);
 		struct wq_counter *c = find_counter(ex, node);
 
@@ -186,8 +186,7 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 	return 0;
 }
 
-static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing,
-		   struct wq_explain *ex)
+static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	_cleanup_cpuset_ struct wq_cpuset *eo = wq_cpuset_dup(ex->effective);
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
@@ -208,7 +207,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	wq_cpuset_and(eo, t->online);
 	total = wq_cpuset_count(eo);
 
-	wq_cpuset_for_each(cpu, issuing) {
+	wq_cpuset_for_each (cpu, issuing) {
 		int counter = -1;
 		struct wq_counter *c;
 
@@ -249,8 +248,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	return 0;
 }
 
-int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi,
-	       struct wq_explain *ex)
+int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
 	_cleanup_cpuset_ struct wq_cpuset *issuing = wq_cpuset_new();
@@ -277,8 +275,8 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 		if (r < 0)
 			return r;
 		ex->nnotes = 0;
-		note(ex, "per-cpu workqueue: max_active applies on each CPU: %d x %u online CPUs = %ld",
-		     ex->max_active, wq_cpuset_count(t->online), (long)ex->max_active * wq_cpuset_count(t->online));
+		note(ex, "per-cpu workqueue: max_active applies on each CPU: %d x %u online CPUs = %ld", ex->max_active,
+		     wq_cpuset_count(t->online), (long)ex->max_active * wq_cpuset_count(t->online));
 		ex->why = NULL;
 		goto sum;
 	}
@@ -299,7 +297,9 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 				return -ENOMEM;
 			wq_cpuset_and(x, issuing);
 			if (wq_cpuset_is_empty(x))
-				note(ex, "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
+				note(
+				    ex,
+				    "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
 		}
 	}
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
@@ -327,12 +327,8 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 		goto sum;
 	}
 	switch (ex->era) {
-	case WQ_ERA_A:
-		r = model_a(ctx, t, wq, issuing, ex);
-		break;
-	case WQ_ERA_B:
-		r = model_b(t, issuing, ex);
-		break;
+	case WQ_ERA_A: r = model_a(ctx, t, wq, issuing, ex); break;
+	case WQ_ERA_B: r = model_b(t, issuing, ex); break;
 	case WQ_ERA_C:
 		ex->min_active = 8;
 		if (ex->min_active > wq->max_active)
@@ -345,8 +341,7 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 		if (r == 0 && ex->why)
 			return 0;
 		break;
-	default:
-		r = 0;
+	default: r = 0;
 	}
 	if (r < 0)
 		return r;
@@ -358,13 +353,16 @@ sum:
 	if (ex->era == WQ_ERA_C && wq->unbound && !ex->ordered) {
 		bool dfl = find_counter(ex, -1) != NULL;
 
-		note(ex, "since 6.9 max_active %d is system-wide, split across NUMA nodes by online CPUs in the mask "
-			 "(each node at least min_active %d)", ex->max_active, ex->min_active);
+		note(ex,
+		     "since 6.9 max_active %d is system-wide, split across NUMA nodes by online CPUs in the mask "
+		     "(each node at least min_active %d)",
+		     ex->max_active, ex->min_active);
 		if (dfl)
 			note(ex, "CPUs whose %s pod misses the mask charge the node-less counter (another %d)",
 			     ex->scope, ex->max_active);
 		if (ex->max_inflight > ex->max_active)
-			note(ex, "per-node rounding and the min_active floor allow %ld in flight, more than max_active %d",
+			note(ex,
+			     "per-node rounding and the min_active floor allow %ld in flight, more than max_active %d",
 			     ex->max_inflight, ex->max_active);
 		note(ex, "min_active is not shown by sysfs: assumed min(8, max_active); a smaller max_active written "
 			 "earlier lowers it for good");

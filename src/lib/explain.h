@@ -48,8 +48,7 @@ struct wq_whatif {
  * Compute the model for a workqueue. 0, or -errno when the topology cannot
  * be read; unknown kernels give era WQ_ERA_UNKNOWN with why set.
  */
-int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi,
-	       struct wq_explain *ex);
+int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);
 /* E for a requested mask: W & G, or G when that is empty. 0 or -errno. */
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out);

@@ -14,32 +14,31 @@
 #define PARAM(n) WQ_P_PARAMS "/" n
 
 const struct wq_knob_desc wq_knob_descs[] = {
-	{ "cpumask", WQ_P_WQ "/cpumask", WQ_V_CPUMASK, 0, 0, false, false, "4.2",
-	  "root mask of CPUs unbound workqueues may use" },
-	{ "cpumask_requested", WQ_P_WQ "/cpumask_requested", WQ_V_CPUMASK, 0, 0, true, false, "6.8",
-	  "root mask as last requested (boot value or last write)" },
-	{ "cpumask_isolated", WQ_P_WQ "/cpumask_isolated", WQ_V_CPUMASK, 0, 0, true, false, "6.8",
-	  "CPUs excluded by cpuset isolated partitions or isolcpus=" },
-	{ "default_affinity_scope", PARAM("default_affinity_scope"), WQ_V_SCOPE, 0, 0, false, false, "6.6",
-	  "affinity scope of workqueues set to 'default'" },
-	{ "power_efficient", PARAM("power_efficient"), WQ_V_YN, 0, 0, true, true, "3.11",
-	  "make power-efficient workqueues unbound" },
-	{ "disable_numa", PARAM("disable_numa"), WQ_V_YN, 0, 0, true, true, "3.10",
-	  "disable NUMA affinity of unbound pools (until 6.5)" },
-	{ "unbound_cpus", NULL, WQ_V_CPUMASK, 0, 0, true, true, "6.6",
-	  "boot-time unbound cpumask (CPU list)" },
-	{ "debug_force_rr_cpu", PARAM("debug_force_rr_cpu"), WQ_V_YN, 0, 0, false, false, "4.5",
-	  "round-robin unbound work over CPUs (debugging)" },
-	{ "watchdog_thresh", PARAM("watchdog_thresh"), WQ_V_INT, 0, 1000000, false, false, "4.5",
-	  "stall watchdog threshold in seconds, 0 = off" },
-	{ "panic_on_stall", PARAM("panic_on_stall"), WQ_V_INT, 0, UINT_MAX, false, false, "6.12",
-	  "panic after this many stall detections, 0 = never" },
-	{ "cpu_intensive_thresh_us", PARAM("cpu_intensive_thresh_us"), WQ_V_INT, 0, LONG_MAX, false, false,
-	  "6.5", "per-cpu work running longer leaves concurrency management, 0 = off" },
-	{ "cpu_intensive_warning_thresh", PARAM("cpu_intensive_warning_thresh"), WQ_V_INT, 0, UINT_MAX,
-	  false, false, "6.9", "report work that goes CPU-intensive this often, 0 = off" },
-	{ "cache_shard_size", PARAM("cache_shard_size"), WQ_V_INT, 1, UINT_MAX, true, true, "6.19",
-	  "most cores per cache_shard pod" },
+    {"cpumask", WQ_P_WQ "/cpumask", WQ_V_CPUMASK, 0, 0, false, false, "4.2",
+     "root mask of CPUs unbound workqueues may use"},
+    {"cpumask_requested", WQ_P_WQ "/cpumask_requested", WQ_V_CPUMASK, 0, 0, true, false, "6.8",
+     "root mask as last requested (boot value or last write)"},
+    {"cpumask_isolated", WQ_P_WQ "/cpumask_isolated", WQ_V_CPUMASK, 0, 0, true, false, "6.8",
+     "CPUs excluded by cpuset isolated partitions or isolcpus="},
+    {"default_affinity_scope", PARAM("default_affinity_scope"), WQ_V_SCOPE, 0, 0, false, false, "6.6",
+     "affinity scope of workqueues set to 'default'"},
+    {"power_efficient", PARAM("power_efficient"), WQ_V_YN, 0, 0, true, true, "3.11",
+     "make power-efficient workqueues unbound"},
+    {"disable_numa", PARAM("disable_numa"), WQ_V_YN, 0, 0, true, true, "3.10",
+     "disable NUMA affinity of unbound pools (until 6.5)"},
+    {"unbound_cpus", NULL, WQ_V_CPUMASK, 0, 0, true, true, "6.6", "boot-time unbound cpumask (CPU list)"},
+    {"debug_force_rr_cpu", PARAM("debug_force_rr_cpu"), WQ_V_YN, 0, 0, false, false, "4.5",
+     "round-robin unbound work over CPUs (debugging)"},
+    {"watchdog_thresh", PARAM("watchdog_thresh"), WQ_V_INT, 0, 1000000, false, false, "4.5",
+     "stall watchdog threshold in seconds, 0 = off"},
+    {"panic_on_stall", PARAM("panic_on_stall"), WQ_V_INT, 0, UINT_MAX, false, false, "6.12",
+     "panic after this many stall detections, 0 = never"},
+    {"cpu_intensive_thresh_us", PARAM("cpu_intensive_thresh_us"), WQ_V_INT, 0, LONG_MAX, false, false, "6.5",
+     "per-cpu work running longer leaves concurrency management, 0 = off"},
+    {"cpu_intensive_warning_thresh", PARAM("cpu_intensive_warning_thresh"), WQ_V_INT, 0, UINT_MAX, false, false, "6.9",
+     "report work that goes CPU-intensive this often, 0 = off"},
+    {"cache_shard_size", PARAM("cache_shard_size"), WQ_V_INT, 1, UINT_MAX, true, true, "6.19",
+     "most cores per cache_shard pod"},
 };
 const unsigned int wq_knob_ndescs = ARRAY_SIZE(wq_knob_descs);
 
@@ -203,8 +202,7 @@ enum wq_vtype wq_knob_type(const struct wq_knob *k)
 	return k->desc ? k->desc->type : WQ_V_STRING;
 }
 
-int wq_knob_parse(struct wq_ctx *ctx, const struct wq_knob *k, const char *text, char **out,
-		  char *why, size_t whysz)
+int wq_knob_parse(struct wq_ctx *ctx, const struct wq_knob *k, const char *text, char **out, char *why, size_t whysz)
 {
 	const struct wq_knob_desc *d = k->desc;
 	int r;

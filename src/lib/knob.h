@@ -24,9 +24,9 @@ struct wq_knob {
 	const struct wq_knob_desc *desc; /* NULL for an unknown parameter */
 	char name[64];
 	char path[160];
-	char *value;	/* as read; NULL when unreadable or without a file */
-	bool present;	/* the file exists */
-	bool writable;	/* runtime-writable */
+	char *value; /* as read; NULL when unreadable or without a file */
+	bool present; /* the file exists */
+	bool writable; /* runtime-writable */
 	bool boot_only;
 };
 
@@ -49,8 +49,7 @@ char *wq_knob_cmdline(const struct wq_knob *k, const char *value);
  * Validate NAME=VALUE for a knob; *out is the text to write.
  * 0, or -EINVAL/-EROFS/-EPERM (boot-only) with why.
  */
-int wq_knob_parse(struct wq_ctx *ctx, const struct wq_knob *k, const char *text, char **out,
-		  char *why, size_t whysz);
+int wq_knob_parse(struct wq_ctx *ctx, const struct wq_knob *k, const char *text, char **out, char *why, size_t whysz);
 /* Type for comparisons of a knob's values. */
 enum wq_vtype wq_knob_type(const struct wq_knob *k);
 

@@ -66,7 +66,7 @@ enum wq_era wq_kver_era(const struct wq_kver *kv, int era_c_symbol, const char *
 {
 	static const char *unknown = "kernel release unknown (use --kernel RELEASE)";
 	static const char *ambiguous =
-		"this 6.6.y-6.8.y release may carry the reverted 6.9 backport; /proc/kallsyms decided";
+	    "this 6.6.y-6.8.y release may carry the reverted 6.9 backport; /proc/kallsyms decided";
 
 	*why = NULL;
 	if (!kv->known) {
@@ -94,14 +94,10 @@ enum wq_era wq_kver_era(const struct wq_kver *kv, int era_c_symbol, const char *
 const char *wq_era_name(enum wq_era era)
 {
 	switch (era) {
-	case WQ_ERA_A:
-		return "per-node";
-	case WQ_ERA_B:
-		return "per-cpu";
-	case WQ_ERA_C:
-		return "split";
-	default:
-		return NULL;
+	case WQ_ERA_A: return "per-node";
+	case WQ_ERA_B: return "per-cpu";
+	case WQ_ERA_C: return "split";
+	default: return NULL;
 	}
 }
 

@@ -9,12 +9,8 @@ static const struct {
 	const char *prefix;
 	enum wq_owner_kind kind;
 } rules[] = {
-	{ "kcryptd_io-", WQ_OWNER_BLOCK },
-	{ "kcryptd-", WQ_OWNER_BLOCK },
-	{ "scsi_wq_", WQ_OWNER_SCSI_HOST },
-	{ "scsi_tmf_", WQ_OWNER_SCSI_HOST },
-	{ "iscsi_q_", WQ_OWNER_SCSI_HOST },
-	{ "iscsi_ctrl_", WQ_OWNER_ISCSI_SESSION },
+    {"kcryptd_io-", WQ_OWNER_BLOCK},   {"kcryptd-", WQ_OWNER_BLOCK},	 {"scsi_wq_", WQ_OWNER_SCSI_HOST},
+    {"scsi_tmf_", WQ_OWNER_SCSI_HOST}, {"iscsi_q_", WQ_OWNER_SCSI_HOST}, {"iscsi_ctrl_", WQ_OWNER_ISCSI_SESSION},
 };
 
 void wq_owner_from_name(const char *name, struct wq_owner *o)
@@ -43,8 +39,7 @@ void wq_owner_from_name(const char *name, struct wq_owner *o)
 				return;
 			snprintf(o->id, sizeof(o->id), "session%u", b);
 			break;
-		default:
-			return;
+		default: return;
 		}
 		o->kind = rules[i].kind;
 		return;
@@ -54,9 +49,9 @@ void wq_owner_from_name(const char *name, struct wq_owner *o)
 const char *wq_owner_format(const struct wq_owner *o, char *buf, size_t size)
 {
 	static const char *const kinds[] = {
-		[WQ_OWNER_BLOCK] = "block",
-		[WQ_OWNER_SCSI_HOST] = "scsi_host",
-		[WQ_OWNER_ISCSI_SESSION] = "iscsi_session",
+	    [WQ_OWNER_BLOCK] = "block",
+	    [WQ_OWNER_SCSI_HOST] = "scsi_host",
+	    [WQ_OWNER_ISCSI_SESSION] = "iscsi_session",
 	};
 
 	if (o->kind == WQ_OWNER_NONE)

@@ -7,7 +7,7 @@
 
 enum wq_owner_kind {
 	WQ_OWNER_NONE,
-	WQ_OWNER_BLOCK,	  /* kcryptd-MAJ:MIN-ID, kcryptd_io-MAJ:MIN-ID */
+	WQ_OWNER_BLOCK, /* kcryptd-MAJ:MIN-ID, kcryptd_io-MAJ:MIN-ID */
 	WQ_OWNER_SCSI_HOST, /* scsi_wq_N, scsi_tmf_N, iscsi_q_N */
 	WQ_OWNER_ISCSI_SESSION, /* iscsi_ctrl_N:SID */
 };

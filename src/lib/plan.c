@@ -3,13 +3,14 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "macro.h"
 
-int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback,
-		enum wq_vtype type, const char *old, const char *new)
+int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback, enum wq_vtype type,
+		const char *old, const char *new)
 {
 	struct wq_change *nc = realloc(p->c, sizeof(*nc) * (p->n + 1)), *c;
 
@@ -45,10 +46,20 @@ void wq_plan_free(struct wq_plan *p)
 		free(p->c[i].old);
 		free(p->c[i].new);
 		free(p->c[i].now);
+		free(p->c[i].expect);
 	}
 	free(p->c);
 	p->c = NULL;
 	p->n = 0;
+}
+
+int wq_plan_expect(struct wq_plan *p, const char *expect)
+{
+	struct wq_change *c = &p->c[p->n - 1];
+
+	free(c->expect);
+	c->expect = strdup(expect);
+	return c->expect ? 0 : -ENOMEM;
 }
 
 bool wq_change_is_noop(const struct wq_change *c)
@@ -64,6 +75,22 @@ char *wq_value_restore_text(enum wq_vtype type, const char *old)
 	return strdup(old);
 }
 
+/*
+ * Values go out as `echo` sends them, newline-terminated: every parser behind
+ * these files stops at or tolerates the newline. Unknown string parameters
+ * are written verbatim.
+ */
+static int write_value(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v)
+{
+	_cleanup_free_ char *line = NULL;
+
+	if (type == WQ_V_STRING)
+		return wq_root_write(ctx->root, path, v);
+	if (asprintf(&line, "%s\n", v) < 0)
+		return -ENOMEM;
+	return wq_root_write(ctx->root, path, line);
+}
+
 static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 {
 	for (size_t j = upto; j-- > 0;) {
@@ -74,7 +101,7 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		if (c->state != WQ_CH_WRITTEN || !c->old)
 			continue;
 		txt = wq_value_restore_text(c->type, c->old);
-		r = txt ? wq_root_write(ctx->root, c->path, txt) : -ENOMEM;
+		r = txt ? write_value(ctx, c->path, c->type, txt) : -ENOMEM;
 		if (r < 0)
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", c->object, strerror(-r));
 		else
@@ -92,12 +119,12 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			c->state = WQ_CH_UNCHANGED;
 			continue;
 		}
-		r = wq_root_write(ctx->root, c->path, c->new);
+		r = write_value(ctx, c->path, c->type, c->new);
 		if (r == 0) {
 			free(c->now);
 			c->now = NULL;
 			r = wq_root_read(ctx->root, c->readback, &c->now);
-			if (r == 0 && !wq_value_equal(c->type, c->now, c->new))
+			if (r == 0 && !wq_value_equal(c->type, c->now, c->expect ? c->expect : c->new))
 				r = -EILSEQ;
 			/* The write landed even when the read-back differs: restore it too. */
 			c->state = WQ_CH_WRITTEN;

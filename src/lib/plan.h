@@ -21,15 +21,16 @@ enum wq_change_state {
 };
 
 struct wq_change {
-	char *object;	/* "writeback/max_active" or "cpumask" (knob) */
-	char *path;	/* root-relative file */
+	char *object; /* "writeback/max_active" or "cpumask" (knob) */
+	char *path; /* root-relative file */
 	char *readback; /* file to compare after writing (usually path) */
 	enum wq_vtype type;
-	char *old;	/* as read */
-	char *new;	/* as written */
-	char *now;	/* as read back after the write */
+	char *old; /* as read */
+	char *new; /* as written */
+	char *expect; /* what the read-back must equal, NULL = new */
+	char *now; /* as read back after the write */
 	enum wq_change_state state;
-	int err;	/* -errno of a failed write, -EILSEQ for a differing read-back */
+	int err; /* -errno of a failed write, -EILSEQ for a differing read-back */
 };
 
 struct wq_plan {
@@ -38,9 +39,11 @@ struct wq_plan {
 };
 
 /* Append a change; strings are copied. readback NULL = path. 0 or -ENOMEM. */
-int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback,
-		enum wq_vtype type, const char *old, const char *new);
+int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback, enum wq_vtype type,
+		const char *old, const char *new);
 void wq_plan_free(struct wq_plan *p);
+/* Set what the last added change must read back as (default: the value written). 0 or -ENOMEM. */
+int wq_plan_expect(struct wq_plan *p, const char *expect);
 /* Is change i a no-op (new equals old as the kernel means it)? */
 bool wq_change_is_noop(const struct wq_change *c);
 /*

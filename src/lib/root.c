@@ -71,8 +71,8 @@ int wq_root_open(const struct wq_root *root, const char *rel, int flags)
 	if (!root->live && !root->no_openat2) {
 		/* A dump's absolute symlinks must resolve inside the dump. */
 		struct open_how how = {
-			.flags = (unsigned long long)(flags | O_CLOEXEC),
-			.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		    .flags = (unsigned long long)(flags | O_CLOEXEC),
+		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 		};
 
 		fd = (int)syscall(SYS_openat2, root->dirfd, rel, &how, sizeof(how));

@@ -12,8 +12,8 @@
 #include "macro.h"
 
 static const char *const scope_names[WQ_SCOPE_NR] = {
-	[WQ_SCOPE_CPU] = "cpu",     [WQ_SCOPE_SMT] = "smt",	  [WQ_SCOPE_CACHE] = "cache",
-	[WQ_SCOPE_NUMA] = "numa",   [WQ_SCOPE_SYSTEM] = "system",
+    [WQ_SCOPE_CPU] = "cpu",   [WQ_SCOPE_SMT] = "smt",	    [WQ_SCOPE_CACHE] = "cache",
+    [WQ_SCOPE_NUMA] = "numa", [WQ_SCOPE_SYSTEM] = "system",
 };
 
 const char *wq_scope_name(enum wq_scope s)
@@ -30,8 +30,7 @@ int wq_scope_from_name(const char *name)
 }
 
 /* Read a CPU list file, or its hex twin when only the map exists. */
-static int read_cpus(const struct wq_root *root, const char *list, const char *map,
-		     struct wq_cpuset *out)
+static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
 {
 	_cleanup_free_ char *s = NULL;
 	int r;
@@ -43,14 +42,15 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 		if (r != -ENOENT || !map)
 			return r;
 	}
+	if (!map)
+		return -ENOENT;
 	r = wq_root_read(root, map, &s);
 	if (r < 0)
 		return r;
 	return wq_cpuset_parse_hex(out, s);
 }
 
-static int read_cpu_file(const struct wq_root *root, const char *name, struct wq_cpuset *out,
-			 bool optional)
+static int read_cpu_file(const struct wq_root *root, const char *name, struct wq_cpuset *out, bool optional)
 {
 	char path[128];
 	int r;
@@ -170,8 +170,7 @@ static int nodes_from_libnuma(struct wq_topo *t)
 	return r;
 }
 
-int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out,
-		 char *why, int whysz)
+int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz)
 {
 	struct wq_topo *t = calloc(1, sizeof(*t));
 	int r, last;
@@ -308,8 +307,8 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 	return best_level >= 0 ? 0 : -ENOENT;
 }
 
-static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope,
-		    int cpu, struct wq_cpuset *g)
+static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope, int cpu,
+		    struct wq_cpuset *g)
 {
 	char list[128], map[128];
 	const struct wq_node *n;
@@ -317,8 +316,7 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 
 	wq_cpuset_zero(g);
 	switch (scope) {
-	case WQ_SCOPE_CPU:
-		return wq_cpuset_set(g, (unsigned int)cpu);
+	case WQ_SCOPE_CPU: return wq_cpuset_set(g, (unsigned int)cpu);
 	case WQ_SCOPE_SMT:
 		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/thread_siblings_list", cpu);
 		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/thread_siblings", cpu);
@@ -348,8 +346,7 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 			return wq_cpuset_copy(g, n->cpus);
 		return wq_cpuset_set(g, (unsigned int)cpu);
 	case WQ_SCOPE_SYSTEM:
-	default:
-		return wq_cpuset_copy(g, t->possible);
+	default: return wq_cpuset_copy(g, t->possible);
 	}
 }
 
@@ -371,7 +368,7 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t)
 		 * As init_pod_type(): a CPU joins the pod of the first lower
 		 * possible CPU it shares with, else opens a new pod.
 		 */
-		wq_cpuset_for_each(cpu, t->possible) {
+		wq_cpuset_for_each (cpu, t->possible) {
 			int first;
 
 			r = group_of(root, t, (enum wq_scope)s, cpu, g);
@@ -404,7 +401,7 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t)
 		for (int i = 0; i < p->nr; i++) {
 			int node = -2;
 
-			wq_cpuset_for_each(cpu, p->pod[i].cpus) {
+			wq_cpuset_for_each (cpu, p->pod[i].cpus) {
 				int cn = wq_topo_cpu_node(t, (unsigned int)cpu);
 
 				if (node == -2)

@@ -50,8 +50,7 @@ struct wq_topo {
  * Read the topology below root. use_libnuma takes the nodes from libnuma
  * (live only). Returns 0 or -errno; *why names the file that failed.
  */
-int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out,
-		 char *why, int whysz);
+int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz);
 void wq_topo_free(struct wq_topo *t);
 /* Node of a CPU, or -1. */
 int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu);

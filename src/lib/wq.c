@@ -13,16 +13,14 @@
 #include "macro.h"
 
 const struct wq_attr_desc wq_attr_descs[WQ_A_NR] = {
-	[WQ_A_MAX_ACTIVE] = { "max_active", WQ_V_INT, false, "3.10", NULL,
-			      "most work items active at once (meaning depends on the kernel era)" },
-	[WQ_A_CPUMASK] = { "cpumask", WQ_V_CPUMASK, true, "3.10", NULL,
-			   "CPUs the workqueue's workers may run on (requested)" },
-	[WQ_A_AFFINITY_SCOPE] = { "affinity_scope", WQ_V_SCOPE, true, "6.6", NULL,
-				  "pod granularity of worker affinity" },
-	[WQ_A_AFFINITY_STRICT] = { "affinity_strict", WQ_V_BOOL, true, "6.6", NULL,
-				   "1: workers never leave their pod" },
-	[WQ_A_NICE] = { "nice", WQ_V_INT, true, "3.10", NULL, "nice level of the workers" },
-	[WQ_A_NUMA] = { "numa", WQ_V_BOOL, true, "3.10", "6.5", "legacy NUMA affinity switch" },
+    [WQ_A_MAX_ACTIVE] = {"max_active", WQ_V_INT, false, "3.10", NULL,
+			 "most work items active at once (meaning depends on the kernel era)"},
+    [WQ_A_CPUMASK] = {"cpumask", WQ_V_CPUMASK, true, "3.10", NULL,
+		      "CPUs the workqueue's workers may run on (requested)"},
+    [WQ_A_AFFINITY_SCOPE] = {"affinity_scope", WQ_V_SCOPE, true, "6.6", NULL, "pod granularity of worker affinity"},
+    [WQ_A_AFFINITY_STRICT] = {"affinity_strict", WQ_V_BOOL, true, "6.6", NULL, "1: workers never leave their pod"},
+    [WQ_A_NICE] = {"nice", WQ_V_INT, true, "3.10", NULL, "nice level of the workers"},
+    [WQ_A_NUMA] = {"numa", WQ_V_BOOL, true, "3.10", "6.5", "legacy NUMA affinity switch"},
 };
 
 int wq_attr_from_name(const char *name)
@@ -55,7 +53,7 @@ void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
 
 bool wq_exists(struct wq_ctx *ctx, const char *name)
 {
-	char path[256];
+	char path[320];
 
 	if (!wq_name_is_valid(name))
 		return false;
@@ -215,18 +213,10 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		}
 		info->raw[a] = raw;
 		switch (a) {
-		case WQ_A_MAX_ACTIVE:
-			r = parse_int_range(raw, 0, INT_MAX, &info->max_active);
-			break;
-		case WQ_A_NICE:
-			r = parse_int_range(raw, -20, 19, &info->nice);
-			break;
-		case WQ_A_AFFINITY_STRICT:
-			r = parse_int_range(raw, 0, 1, &info->strict);
-			break;
-		case WQ_A_NUMA:
-			r = parse_int_range(raw, 0, 1, &info->numa);
-			break;
+		case WQ_A_MAX_ACTIVE: r = parse_int_range(raw, 0, INT_MAX, &info->max_active); break;
+		case WQ_A_NICE: r = parse_int_range(raw, -20, 19, &info->nice); break;
+		case WQ_A_AFFINITY_STRICT: r = parse_int_range(raw, 0, 1, &info->strict); break;
+		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
 		case WQ_A_CPUMASK:
 			info->cpumask = wq_cpuset_new();
 			r = info->cpumask ? wq_cpuset_parse_hex(info->cpumask, raw) : -ENOMEM;
@@ -236,8 +226,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 			if (r == 0 && !info->scope_eff[0])
 				wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
 			break;
-		default:
-			break;
+		default: break;
 		}
 		if (r < 0)
 			info->bad |= 1U << a;
@@ -303,8 +292,8 @@ int wq_max_active_limit(struct wq_ctx *ctx, bool unbound)
 
 static int bool_word(const char *s)
 {
-	static const char *const yes[] = { "1", "true", "yes", "on", "y" };
-	static const char *const no[] = { "0", "false", "no", "off", "n" };
+	static const char *const yes[] = {"1", "true", "yes", "on", "y"};
+	static const char *const no[] = {"0", "false", "no", "off", "n"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
 		if (!strcasecmp(s, yes[i]))
@@ -323,8 +312,8 @@ static void describe_set(char *buf, size_t size, const char *what, const struct 
 	(void)what;
 }
 
-static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, int owner_node,
-		     struct wq_cpuset *acc, char *why, size_t whysz)
+static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, int owner_node, struct wq_cpuset *acc,
+		     char *why, size_t whysz)
 {
 	_cleanup_cpuset_ struct wq_cpuset *s = wq_cpuset_new();
 	int r = 0;
@@ -356,7 +345,7 @@ static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, in
 			snprintf(why, whysz, "'%s' is not a list of NUMA nodes", term + 5);
 			return -EINVAL;
 		}
-		wq_cpuset_for_each(id, ids) {
+		wq_cpuset_for_each (id, ids) {
 			const struct wq_node *n = wq_topo_node(t, id);
 
 			if (!n) {
@@ -364,8 +353,8 @@ static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, in
 				size_t len = 0;
 
 				for (int i = 0; i < t->nr_nodes && len < sizeof(nodes) - 12; i++)
-					len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%d",
-								i ? "," : "", t->nodes[i].id);
+					len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%d", i ? "," : "",
+								t->nodes[i].id);
 				snprintf(why, whysz, "NUMA node %d does not exist on this machine (nodes: %s)", id,
 					 nodes);
 				return -EINVAL;
@@ -390,9 +379,10 @@ static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, in
 			return -EINVAL;
 		}
 		if (r < 0) {
-			snprintf(why, whysz,
-				 "'%s' is not a CPU list, mask or keyword (all, housekeeping, node:LIST, local, 0xMASK)",
-				 term);
+			snprintf(
+			    why, whysz,
+			    "'%s' is not a CPU list, mask or keyword (all, housekeeping, node:LIST, local, 0xMASK)",
+			    term);
 			return -EINVAL;
 		}
 	}
@@ -400,8 +390,8 @@ static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, in
 	return r < 0 ? r : wq_cpuset_or(acc, s);
 }
 
-int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set,
-		     char *why, size_t whysz)
+int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set, char *why,
+		     size_t whysz)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
 	_cleanup_free_ char *copy = strdup(text);
@@ -451,15 +441,15 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		char d[96];
 
 		describe_set(d, sizeof(d), "", set);
-		snprintf(why, whysz, "%s %s offline (online: %s)", d,
-			 wq_cpuset_count(set) == 1 ? "is" : "are all", o ? o : "?");
+		snprintf(why, whysz, "%s %s offline (online: %s)", d, wq_cpuset_count(set) == 1 ? "is" : "are all",
+			 o ? o : "?");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node,
-		   bool allow_default, const char *text, char **out, char *why, size_t whysz)
+int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node, bool allow_default,
+		   const char *text, char **out, char *why, size_t whysz)
 {
 	long v;
 	int b, r;
@@ -541,8 +531,7 @@ bool wq_value_equal(enum wq_vtype type, const char *a, const char *b)
 		return parse_long(a, &x) == 0 && parse_long(b, &y) == 0 && x == y;
 	}
 	case WQ_V_BOOL:
-	case WQ_V_YN:
-		return bool_word(a) >= 0 && bool_word(a) == bool_word(b);
+	case WQ_V_YN: return bool_word(a) >= 0 && bool_word(a) == bool_word(b);
 	case WQ_V_SCOPE: {
 		char ca[32], ea[32], cb[32], eb[32];
 
@@ -557,8 +546,7 @@ bool wq_value_equal(enum wq_vtype type, const char *a, const char *b)
 		return x && y && wq_cpuset_parse_hex(x, a) == 0 && wq_cpuset_parse_hex(y, b) == 0 &&
 		       wq_cpuset_equal(x, y);
 	}
-	default:
-		return streq(a, b);
+	default: return streq(a, b);
 	}
 }
 
@@ -573,8 +561,8 @@ char *wq_value_display(enum wq_vtype type, const char *raw)
 	return strdup(raw);
 }
 
-int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text,
-		  char **out, char *why, size_t whysz)
+int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text, char **out,
+		  char *why, size_t whysz)
 {
 	const struct wq_attr_desc *d = &wq_attr_descs[attr];
 	long lo = 0, hi = 0;
@@ -612,8 +600,7 @@ int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr att
 		lo = -20;
 		hi = 19;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	{
 		int r = wq_value_parse(ctx, d->type, lo, hi, -1, true, text, out, why, whysz);

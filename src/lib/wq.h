@@ -27,12 +27,12 @@ enum wq_attr {
 
 /* How a value is spelled and compared. */
 enum wq_vtype {
-	WQ_V_INT,     /* decimal integer in [min, max] */
-	WQ_V_BOOL,    /* 0/1 (true false yes no on off accepted) */
-	WQ_V_YN,      /* Y/N module parameter bool */
-	WQ_V_SCOPE,   /* affinity scope name */
+	WQ_V_INT, /* decimal integer in [min, max] */
+	WQ_V_BOOL, /* 0/1 (true false yes no on off accepted) */
+	WQ_V_YN, /* Y/N module parameter bool */
+	WQ_V_SCOPE, /* affinity scope name */
 	WQ_V_CPUMASK, /* CPU set, written as the kernel's hex mask */
-	WQ_V_STRING,  /* anything, passed through */
+	WQ_V_STRING, /* anything, passed through */
 };
 
 struct wq_attr_desc {
@@ -55,8 +55,8 @@ struct wq_info {
 	unsigned int bad; /* 1 << attr for each present but unreadable/malformed */
 	int max_active;
 	struct wq_cpuset *cpumask;
-	char scope[32];	      /* configured scope; "default" when following the default */
-	char scope_eff[32];   /* effective scope name */
+	char scope[32]; /* configured scope; "default" when following the default */
+	char scope_eff[32]; /* effective scope name */
 	int strict, nice, numa;
 	char *raw[WQ_A_NR]; /* file contents as read */
 };
@@ -87,11 +87,11 @@ int wq_max_active_limit(struct wq_ctx *ctx, bool unbound);
  * (or -ERANGE) with the reason in why. lo/hi bound WQ_V_INT.
  * owner_node is the NUMA node for "local" (-1: no owner device).
  */
-int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node,
-		   bool allow_default, const char *text, char **out, char *why, size_t whysz);
+int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node, bool allow_default,
+		   const char *text, char **out, char *why, size_t whysz);
 /* Parse a CPU set value (SPEC §3) into set; 0 or -EINVAL with why. */
-int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set,
-		     char *why, size_t whysz);
+int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set, char *why,
+		     size_t whysz);
 /*
  * Compare two spellings of a value as the kernel means them (numbers as
  * numbers, masks as bitmaps, "default (cache)" as "default").
@@ -104,7 +104,7 @@ char *wq_value_display(enum wq_vtype type, const char *raw);
  * Validate ATTR=VALUE for a workqueue; *out is the text to write.
  * 0, or -EINVAL/-ENOTSUP with why.
  */
-int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text,
-		  char **out, char *why, size_t whysz);
+int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text, char **out,
+		  char *why, size_t whysz);
 
 #endif

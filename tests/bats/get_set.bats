@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# get and set against fixture trees: values written are read back from the files.
+load helpers
+
+setup() { use_tree vmware_fpe 6.18.0; }
+
+@test "get prints ATTR = VALUE lines with the mask as a CPU list" {
+	run wq get writeback
+	assert_success
+	# vmware_fpe: possible 0-31
+	assert_output "max_active = 1024
+cpumask = 0-31
+affinity_scope = default (cache)
+affinity_strict = 0
+nice = 0"
+}
+
+@test "get -n prints values only; --hex the kernel mask" {
+	run wq get -n writeback max_active nice
+	assert_output "1024
+0"
+	run wq get --hex -n writeback cpumask
+	assert_output "ffffffff"
+}
+
+@test "get -J" {
+	run wq get -J writeback max_active
+	assert_success
+	assert_output --partial '"attributes": ['
+	assert_output --partial '"attr": "max_active"'
+	assert_output --partial '"value": "1024"'
+}
+
+@test "set writes the kernel's formats and reads back" {
+	run wq set writeback max_active=64 cpumask=0-3,8 affinity_scope=numa affinity_strict=yes nice=-5
+	assert_success
+	assert_output ""
+	d=$(WQDIR)/writeback
+	assert_equal "$(cat "$d/max_active")" 64
+	# CPUs 0-3 and 8 = bits 0x10f; nr_cpu_ids 32 -> one full chunk
+	assert_equal "$(cat "$d/cpumask")" 0000010f
+	assert_equal "$(cat "$d/affinity_scope")" numa
+	assert_equal "$(cat "$d/affinity_strict")" 1
+	assert_equal "$(cat "$d/nice")" -5
+}
+
+@test "set cpumask keywords: node:LIST, housekeeping, all, 0xMASK, mask:, terms joined with +" {
+	d=$(WQDIR)/writeback
+	wq set writeback cpumask=node:1
+	assert_equal "$(cat "$d/cpumask")" 000000f0   # node1 = CPUs 4-7
+	wq set writeback cpumask=node:0+node:3
+	assert_equal "$(cat "$d/cpumask")" 0000f00f   # 0-3 and 12-15
+	wq set writeback cpumask=housekeeping
+	assert_equal "$(cat "$d/cpumask")" 0000ffff   # online 0-15, nothing isolated
+	wq set writeback cpumask=0x30
+	assert_equal "$(cat "$d/cpumask")" 00000030
+	wq set writeback cpumask=mask:c0+1
+	assert_equal "$(cat "$d/cpumask")" 000000c2
+	wq set writeback cpumask=all
+	assert_equal "$(cat "$d/cpumask")" ffffffff
+	wq set writeback cpumask=1,2,3
+	assert_equal "$(cat "$d/cpumask")" 0000000e
+}
+
+@test "set on a glob writes every match" {
+	run wq set 'kcryptd*' max_active=2
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/kcryptd-253:0-1/max_active")" 2
+	assert_equal "$(cat "$(WQDIR)/kcryptd_io-253:0-1/max_active")" 2
+}
+
+@test "set --dry-run prints path, old, new and effective and writes nothing" {
+	before=$(tree_sum)
+	run wq set --dry-run writeback cpumask=4-7 affinity_scope=default max_active=1024
+	assert_success
+	assert_line --index 0 --regexp '^PATH +OLD +NEW +EFFECTIVE$'
+	assert_line --regexp "writeback/cpumask +0-31 +4-7 +4-7$"
+	assert_line --regexp "writeback/affinity_scope +default \(cache\) +default +default \(cache\)$"
+	assert_equal "$(tree_sum)" "$before"
+}
+
+@test "set --dry-run -J" {
+	run wq set --dry-run -J writeback nice=3
+	assert_success
+	assert_output --partial '"plan": ['
+	assert_output --partial '"new": "3"'
+}
+
+@test "set effective value falls back to the root mask when the wq mask misses it" {
+	echo 0000000f >"$(WQDIR)/cpumask"
+	run wq set --dry-run -P -o NEW,EFFECTIVE writeback cpumask=8-11
+	assert_output 'NEW="8-11" EFFECTIVE="0-3"'
+}
+
+@test "--kernel decides the max_active limit" {
+	# a 6.8 tree: limit 512; claiming 6.18 raises it to 2048 (KERNEL.md §3)
+	use_tree vmware_fpe 6.8.0
+	run wq set writeback max_active=2000
+	assert_equal "$status" 2
+	run wq --kernel 6.18.0 set writeback max_active=2000
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 2000
+}
+
+@test "set -v says what it wrote and what was unchanged" {
+	run wq -v set writeback max_active=1024 nice=1
+	assert_success
+	assert_output --partial "writeback/max_active: unchanged"
+	assert_output --partial "writeback/nice: written"
+}
+
+@test "set on a 6.1 tree writes numa" {
+	use_tree vmware_fpe 6.1.0
+	run wq set writeback numa=0
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/writeback/numa")" 0
+}
+
+@test "set max_active below 8 on 6.18 warns about min_active" {
+	run wq set writeback max_active=4
+	assert_success
+	assert_output --partial "writeback/max_active: writing 4 lowers the hidden min_active for good"
+}
+
+@test "set max_active of an implicitly ordered workqueue on 6.8 warns that ordering is lost" {
+	use_tree vmware_fpe 6.8.0
+	run wq set scsi_tmf_0 max_active=4
+	assert_success
+	assert_output --partial "scsi_tmf_0/max_active: this workqueue may be implicitly ordered"
+}
