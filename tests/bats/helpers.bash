@@ -10,14 +10,17 @@ MKTREE="$TOP/tests/fixtures/mktree.sh"
 pristine() {
 	local key="${1//[:\/]/_}-$2" dir
 	dir="$BATS_FILE_TMPDIR/pristine-$key"
-	[ -d "$dir" ] || "$MKTREE" "$1" "$2" "$dir" >&2
+	if [ ! -d "$dir" ] && ! "$MKTREE" "$1" "$2" "$dir" >&2; then
+		rm -rf "$dir"
+		return 1
+	fi
 	echo "$dir"
 }
 
 # use_tree DUMP KERNEL: $ROOT is a fresh copy for this test
 use_tree() {
 	local p
-	p=$(pristine "$1" "$2")
+	p=$(pristine "$1" "$2") || { echo "use_tree: cannot build the $1 $2 fixture" >&2; return 1; }
 	ROOT="$BATS_TEST_TMPDIR/root"
 	rm -rf "$ROOT"
 	cp -a "$p" "$ROOT"
