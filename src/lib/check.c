@@ -98,13 +98,28 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 	return 0;
 }
 
-static bool pods_same(const struct wq_pods *a, const struct wq_pods *b)
+/* Do two scopes group the online CPUs the same way? (offline CPUs' pods are not known from sysfs) */
+static bool pods_same(const struct wq_pods *a, const struct wq_pods *b, const struct wq_cpuset *online)
 {
-	if (a->nr != b->nr)
+	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
+
+	if (!x || !y)
 		return false;
-	for (int i = 0; i < a->nr; i++)
-		if (!wq_cpuset_equal(a->pod[i].cpus, b->pod[i].cpus))
+	wq_cpuset_for_each (cpu, online) {
+		wq_cpuset_zero(x);
+		wq_cpuset_zero(y);
+		for (int i = 0; i < a->nr; i++)
+			if (wq_cpuset_test(a->pod[i].cpus, (unsigned int)cpu))
+				wq_cpuset_copy(x, a->pod[i].cpus);
+		for (int i = 0; i < b->nr; i++)
+			if (wq_cpuset_test(b->pod[i].cpus, (unsigned int)cpu))
+				wq_cpuset_copy(y, b->pod[i].cpus);
+		wq_cpuset_and(x, online);
+		wq_cpuset_and(y, online);
+		if (!wq_cpuset_equal(x, y))
 			return false;
+	}
 	return true;
 }
 
@@ -166,11 +181,13 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		if (s >= 0 && wq_ctx_topo_pods(ctx)) {
 			const char *same = NULL;
 
-			if (s == WQ_SCOPE_SMT && pods_same(&t->pods[WQ_SCOPE_SMT], &t->pods[WQ_SCOPE_CPU]))
+			if (s == WQ_SCOPE_SMT && pods_same(&t->pods[WQ_SCOPE_SMT], &t->pods[WQ_SCOPE_CPU], t->online))
 				same = "there is no SMT: every smt pod is one CPU, as with cpu";
-			else if (s == WQ_SCOPE_NUMA && pods_same(&t->pods[WQ_SCOPE_NUMA], &t->pods[WQ_SCOPE_SYSTEM]))
+			else if (s == WQ_SCOPE_NUMA &&
+				 pods_same(&t->pods[WQ_SCOPE_NUMA], &t->pods[WQ_SCOPE_SYSTEM], t->online))
 				same = "there is one NUMA node: numa is the same as system";
-			else if (s == WQ_SCOPE_CACHE && pods_same(&t->pods[WQ_SCOPE_CACHE], &t->pods[WQ_SCOPE_SYSTEM]))
+			else if (s == WQ_SCOPE_CACHE &&
+				 pods_same(&t->pods[WQ_SCOPE_CACHE], &t->pods[WQ_SCOPE_SYSTEM], t->online))
 				same = "all CPUs share one last-level cache: cache is the same as system";
 			if (same)
 				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope,

@@ -124,7 +124,11 @@ static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_in
 	if (wq_root_read_buf(ctx->root, WQ_P_PARAMS "/disable_numa", buf, sizeof(buf)) > 0 &&
 	    (buf[0] == 'Y' || buf[0] == '1'))
 		return false;
-	wq_cpuset_for_each (c, t->possible)
+	/*
+	 * The kernel needs a node for every possible CPU; sysfs lists only
+	 * present CPUs under nodes, so the online ones are what can be checked.
+	 */
+	wq_cpuset_for_each (c, t->online)
 		if (wq_topo_cpu_node(t, (unsigned int)c) < 0)
 			return false;
 	return wq->numa != 0;

@@ -4,6 +4,7 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 : "${WQCTL:?set WQCTL to the wqctl binary}"
+: "${TOP:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
 MKTREE="$TOP/tests/fixtures/mktree.sh"
 
 # pristine DUMP KERNEL -> path of a pristine tree (built once per file)

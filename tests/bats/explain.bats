@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# explain: max in flight per kernel era. Every expected figure is worked out
+# by hand from KERNEL.md §4 in the comment above it, not taken from wqctl.
+load helpers
+
+# inflight KERNEL [explain options...]: the max_inflight line's number
+inflight() {
+	local k=$1
+	shift
+	run wq --kernel "$k" explain writeback "$@"
+	assert_success
+	echo "$output" | sed -n 's/^max_inflight: *\([0-9-]*\).*/\1/p'
+}
+
+@test "btrfs report: 96 CPUs, 2 nodes, max_active 8" {
+	use_tree synth:2:48:1:2 6.18.0
+	# era A: NUMA affinity, E = all CPUs: one pwq per node, 8 x 2 = 16
+	assert_equal "$(inflight 6.1.0 --max-active 8)" 16
+	# era B: one pwq per CPU: 8 x 96 = 768
+	assert_equal "$(inflight 6.8.0 --max-active 8)" 768
+	# era C: T = 96, c = 48 per node: ceil(8*48/96) = 4, raised to min_active 8 per node: 8 + 8 = 16
+	assert_equal "$(inflight 6.18.0 --max-active 8)" 16
+}
+
+@test "btrfs report booted with NUMA off (one node of 96 CPUs)" {
+	use_tree synth:1:96:2:2 6.18.0
+	# era A: one node -> no NUMA affinity -> one dfl_pwq: 8
+	assert_equal "$(inflight 6.1.0 --max-active 8)" 8
+	# era B: 8 x 96 = 768
+	assert_equal "$(inflight 6.8.0 --max-active 8)" 768
+	# era C: node 0 gets ceil(8*96/96) = 8
+	assert_equal "$(inflight 6.18.0 --max-active 8)" 8
+}
+
+@test "4-node 128-CPU ARM server, max_active 1 and 256" {
+	use_tree synth:4:32:1:1 6.18.0
+	# era C, M = 1 (min_active = min(8, 1) = 1): ceil(1*32/128) = 1 per node, 4 nodes: 4
+	assert_equal "$(inflight 6.18.0 --max-active 1)" 4
+	# era C, M = 256: ceil(256*32/128) = 64 per node: 4 x 64 = 256
+	assert_equal "$(inflight 6.18.0 --max-active 256)" 256
+	# era A: 4 node pwqs: 1 x 4 = 4 and 256 x 4 = 1024
+	assert_equal "$(inflight 6.1.0 --max-active 1)" 4
+	assert_equal "$(inflight 6.1.0 --max-active 256)" 1024
+	# era B: per CPU: 1 x 128 = 128, 256 x 128 = 32768
+	assert_equal "$(inflight 6.8.0 --max-active 1)" 128
+	assert_equal "$(inflight 6.8.0 --max-active 256)" 32768
+}
+
+@test "32 CPUs of node 0 + 8 of node 1, one L3 per node (KERNEL.md §4.6 ex. 3, 4)" {
+	use_tree synth:2:32:1:1 6.18.0
+	# T = 40; node0 ceil(256*32/40) = ceil(204.8) = 205, node1 ceil(256*8/40) = ceil(51.2) = 52; all pods meet E
+	assert_equal "$(inflight 6.18.0 --max-active 256 --cpus 0-39)" 257
+	# M = 4, min_active 4: node0 ceil(3.2) = 4, node1 ceil(0.8) = 1 -> 4: 8
+	assert_equal "$(inflight 6.18.0 --max-active 4 --cpus 0-39)" 8
+	run wq explain writeback --max-active 256 --cpus 0-39 -r -n
+	assert_line --regexp '^0 0-31 205$'
+	# CPUs 32-63 share node 1's one L3 pod, which meets E: their work charges node 1
+	assert_line --regexp '^1 32-63 52$'
+}
+
+@test "same mask, four L3s per node, one of node 1's meets the mask (KERNEL.md §4.6 ex. 5)" {
+	use_tree synth:2:32:4:1 6.18.0
+	# CPUs 40-63 sit in L3 pods that miss E: they charge the dfl counter (M): 205 + 52 + 256 = 513
+	assert_equal "$(inflight 6.18.0 --max-active 256 --cpus 0-39)" 513
+	# M = 4: 4 + 4 + 4 = 12
+	assert_equal "$(inflight 6.18.0 --max-active 4 --cpus 0-39)" 12
+	run wq explain -J writeback --max-active 256 --cpus 0-39
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '{"node":null,"cpus":"40-63","limit":256}'
+}
+
+@test "scope system spanning nodes: one node-less counter (KERNEL.md §4.6 ex. 2)" {
+	use_tree synth:2:32:1:1 6.18.0
+	# 2 nodes x 32, full mask, M = 256: cache scope 128 + 128 = 256; system: dfl only = 256
+	assert_equal "$(inflight 6.18.0 --max-active 256)" 256
+	assert_equal "$(inflight 6.18.0 --max-active 256 --scope system)" 256
+	run wq explain -r -n writeback --max-active 256 --scope system
+	assert_line --regexp '^- 0-63 256$'
+	# era A, numa on: 2 pwqs, 512; era B: 256 x 64 = 16384
+	assert_equal "$(inflight 6.1.0 --max-active 256)" 512
+	assert_equal "$(inflight 6.8.0 --max-active 256)" 16384
+}
+
+@test "sparse node ids 0, 2, 3 (x86_64-64cpu dump)" {
+	use_tree x86_64-64cpu 6.18.0
+	# online 0-63: node0 32 CPUs, node2 16, node3 16; T = 64, M = 1024: 512 + 256 + 256
+	assert_equal "$(inflight 6.18.0)" 1024
+	run wq explain -r -n writeback
+	assert_line --regexp '^0 .* 512$'
+	assert_line --regexp '^2 .* 256$'
+	assert_line --regexp '^3 .* 256$'
+	# M = 10: ceil(5) = 5, ceil(2.5) = 3, ceil(2.5) = 3, each raised to min_active 8: 24
+	assert_equal "$(inflight 6.18.0 --max-active 10)" 24
+}
+
+@test "a CPU-less node gets no counter (ppc64 dump)" {
+	use_tree ppc64-POWER7-64cpu 6.18.0
+	# node0 holds all 64 CPUs: ceil(1024*64/64) = 1024; node1 has none and is not reached
+	assert_equal "$(inflight 6.18.0)" 1024
+	run wq explain -r -n writeback
+	assert_output "$(printf '0 0-63 1024')" || true
+	refute_line --regexp '^1 '
+	# era A: only one node has CPUs -> no NUMA affinity -> M
+	assert_equal "$(inflight 6.1.0 --max-active 100)" 100
+}
+
+@test "per-cpu workqueue: max_active on each online CPU" {
+	use_tree vmware_fpe 6.18.0
+	run wq explain ib-comp-wq
+	assert_success
+	# 1024 x 16 online CPUs
+	assert_line "max_inflight: 16384"
+}
+
+@test "implicitly ordered workqueue up to 6.8: one at a time" {
+	use_tree vmware_fpe 6.8.0
+	run wq explain scsi_tmf_0
+	assert_line "max_inflight: 1"
+	assert_output --partial "implicitly ordered"
+}
+
+@test "unknown kernel: no figure, and the reason" {
+	use_tree vmware_fpe 6.18.0
+	rm "$ROOT/proc/sys/kernel/osrelease"
+	run wq explain writeback
+	assert_success
+	assert_line "max_inflight: - (kernel release unknown (use --kernel RELEASE))"
+	run wq explain -J writeback
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"max_inflight":null'
+	assert_output --partial '"era":null'
+	run wq show -J -o NAME,MAX_INFLIGHT writeback
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"max_inflight":null'
+}
+
+@test "explain -J has the SPEC keys" {
+	use_tree synth:2:32:1:1 6.18.0
+	run wq explain -J writeback --max-active 4 --cpus 0-39
+	assert_success
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"workqueue":"writeback","kind":"unbound","kernel":"6.18.0","era":"split","max_active":4,"min_active":4,"max_inflight":8'
+	assert_output --partial '"nodes":[{"node":0,"cpus":"0-31","limit":4},{"node":1,"cpus":"32-63","limit":4}]'
+	assert_output --partial '"notes":["since6.9'
+}
+
+@test "era B note spells the multiplication" {
+	use_tree synth:2:48:1:2 6.18.0
+	run wq --kernel 6.8.0 explain writeback --max-active 8
+	assert_output --partial "on 6.6-6.8 this limit applies per CPU: 8 x 96 CPUs = 768"
+}
+
+@test "show MAX_INFLIGHT and EFFECTIVE_CPUS" {
+	use_tree vmware_fpe 6.18.0
+	echo 0000000f >"$(WQDIR)/cpumask"
+	echo 000000f0 >"$(WQDIR)/writeback/cpumask"
+	run wq show -P -o NAME,CPUS,EFFECTIVE_CPUS,MAX_INFLIGHT writeback
+	# W = 4-7 misses G = 0-3: E = G = 0-3 (one node): node0 gets ceil(1024*4/4) = 1024
+	assert_output 'NAME="writeback" CPUS="4-7" EFFECTIVE_CPUS="0-3" MAX_INFLIGHT="1024"'
+}
