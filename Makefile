@@ -42,7 +42,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run check check-unit check-bats check-style check-live deps install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-valgrind check-live deps install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN)
 
 $(BUILD)/%.o: %.c
@@ -81,11 +81,15 @@ run: deps
 # Every tier that needs no extra set-up, built with ASan+UBSan.
 check: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	@WQCTL=$(CURDIR)/build-san/wqctl UNITDIR=$(CURDIR)/build-san/tests tests/run.sh unit bats style
+	$(MAKE) WERROR=1 $(BUILD)/wqctl
+	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
+		tests/run.sh unit bats style valgrind
 
-check-unit check-bats check-style: deps
+check-unit check-bats check-style check-valgrind: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	@WQCTL=$(CURDIR)/build-san/wqctl UNITDIR=$(CURDIR)/build-san/tests tests/run.sh $(@:check-%=%)
+	$(MAKE) WERROR=1 $(BUILD)/wqctl
+	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
+		tests/run.sh $(@:check-%=%)
 
 # Real /sys of this machine; restores every value it changes.
 check-live: deps

@@ -30,6 +30,43 @@ tier_unit() {
 tier_bats() { bats --tap "$top/tests/bats"; }
 tier_live() { bats --tap "$top/tests/live"; }
 
+# The plain (non-sanitized) build under valgrind, on the live tree and a fixture.
+tier_valgrind() {
+	local plain=${WQCTL_PLAIN:-$top/build/wqctl} n=0 tree args
+	tree=$(mktemp -d)
+	"$top/tests/fixtures/mktree.sh" x86_64-64cpu 6.18.0 "$tree" >/dev/null || return 1
+	while IFS= read -r args; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+			"$plain" $args >/dev/null 2>"$tree/vg.log" || [ $? -ne 99 ]; then
+			if grep -q '^==[0-9]*== ' "$tree/vg.log"; then
+				echo "not ok $n - valgrind wqctl $args"
+				sed 's/^/#   /' "$tree/vg.log" | head -30
+				continue
+			fi
+			echo "ok $n - valgrind wqctl $args"
+		else
+			echo "not ok $n - valgrind wqctl $args"
+			sed 's/^/#   /' "$tree/vg.log" | head -30
+		fi
+	done <<-EOF
+		show -J
+		explain writeback
+		topology -J
+		check
+		knob
+		--sysroot $tree show -o +EFFECTIVE_CPUS,PATH
+		--sysroot $tree explain writeback --max-active 10 --cpus node:0+node:2
+		--sysroot $tree topology
+		--sysroot $tree check
+		--sysroot $tree set writeback max_active=64 cpumask=0-3 affinity_scope=numa nice=-5
+		--sysroot $tree knob cpumask=housekeeping watchdog_thresh=10
+		--sysroot $tree set writeback nice=99
+	EOF
+	rm -rf "$tree"
+}
+
 tier_style() {
 	local n=0 f out
 	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch]); do
