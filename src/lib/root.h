@@ -29,7 +29,7 @@ struct wq_root;
 /* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
 int wq_root_new(const char *sysroot, struct wq_root **out);
 void wq_root_free(struct wq_root *root);
-/* True when reading the running system (no --sysroot). */
+/* True for the live machine, false for a --sysroot tree. */
 bool wq_root_is_live(const struct wq_root *root);
 /* The sysroot directory as given, or "/" for the live system. */
 const char *wq_root_path(const struct wq_root *root);

@@ -36,13 +36,5 @@ tree_sum() {
 	(cd "$ROOT/sys" && find devices/virtual/workqueue module -type f -print0 | sort -z | xargs -0 md5sum)
 }
 
-# expand "0-62:2,5" to one CPU per line
-expand() {
-	local IFS=, part
-	for part in $1; do
-		[ -n "$part" ] || continue
-		local range=${part%%:*} step=1
-		[ "$range" != "$part" ] && step=${part#*:}
-		seq "${range%-*}" "$step" "${range#*-}"
-	done
-}
+# shellcheck source=../fixtures/cpulist.sh
+. "$TOP/tests/fixtures/cpulist.sh"
