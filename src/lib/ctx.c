@@ -50,6 +50,7 @@ void wq_ctx_free(struct wq_ctx *ctx)
 	if (!ctx)
 		return;
 	wq_topo_free(ctx->topo);
+	wq_cpuset_free(ctx->root_mask);
 	wq_root_free(ctx->root);
 	free(ctx);
 }

@@ -25,6 +25,7 @@ struct wq_ctx {
 	wq_log_fn log_fn;
 	void *log_data;
 	int era_c_symbol; /* -1 unknown, 0/1 from kallsyms */
+	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask() */
 };
 
 /*

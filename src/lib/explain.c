@@ -35,21 +35,29 @@ void wq_explain_clear(struct wq_explain *ex)
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
 {
 	_cleanup_free_ char *s = NULL;
-	struct wq_topo *t = wq_ctx_topo(ctx);
+	_cleanup_cpuset_ struct wq_cpuset *g = NULL;
+	struct wq_topo *t;
 	int r;
 
-	if (!t)
-		return -EIO;
+	/* Read once per context: show/check consult it for every workqueue. */
+	if (ctx->root_mask)
+		return wq_cpuset_copy(out, ctx->root_mask);
+	t = wq_ctx_topo(ctx);
+	g = wq_cpuset_new();
+	if (!t || !g)
+		return t ? -ENOMEM : -EIO;
 	r = wq_root_read(ctx->root, WQ_P_WQ "/cpumask", &s);
-	if (r == -ENOENT)
-		return wq_cpuset_copy(out, t->possible);
+	if (r == -ENOENT) {
+		r = wq_cpuset_copy(g, t->possible);
+	} else if (r == 0) {
+		r = wq_cpuset_parse_hex(g, s);
+		wq_cpuset_and(g, t->possible);
+	}
 	if (r < 0)
 		return r;
-	r = wq_cpuset_parse_hex(out, s);
-	if (r < 0)
-		return r;
-	wq_cpuset_and(out, t->possible);
-	return 0;
+	ctx->root_mask = g;
+	g = NULL;
+	return wq_cpuset_copy(out, ctx->root_mask);
 }
 
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out)
@@ -175,7 +183,6 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *
 static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	long m = ex->max_active;
-	unsigned int n = wq_cpuset_count(issuing);
 
 	wq_cpuset_for_each (cpu, issuing) {
 		int node = wq_topo_cpu_node(t, (unsigned int)cpu);
@@ -186,7 +193,6 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 		c->limit += m;
 		wq_cpuset_set(c->cpus, (unsigned int)cpu);
 	}
-	note(ex, "on 6.6-6.8 this limit applies per CPU: %ld x %u CPUs = %ld", m, n, m * n);
 	return 0;
 }
 
@@ -274,11 +280,9 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 		/* Per-cpu: one pool per CPU, each with max_active, every era. */
 		wq_cpuset_copy(issuing, t->online);
 		wq_cpuset_copy(ex->effective, t->online);
-		ex->era = ex->era ? ex->era : WQ_ERA_UNKNOWN;
 		r = model_b(t, issuing, ex);
 		if (r < 0)
 			return r;
-		ex->nnotes = 0;
 		note(ex, "per-cpu workqueue: max_active applies on each CPU: %d x %u online CPUs = %ld", ex->max_active,
 		     wq_cpuset_count(t->online), (long)ex->max_active * wq_cpuset_count(t->online));
 		ex->why = NULL;
@@ -332,7 +336,11 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	}
 	switch (ex->era) {
 	case WQ_ERA_A: r = model_a(ctx, t, wq, issuing, ex); break;
-	case WQ_ERA_B: r = model_b(t, issuing, ex); break;
+	case WQ_ERA_B:
+		r = model_b(t, issuing, ex);
+		note(ex, "on 6.6-6.8 this limit applies per CPU: %d x %u CPUs = %ld", ex->max_active,
+		     wq_cpuset_count(issuing), (long)ex->max_active * wq_cpuset_count(issuing));
+		break;
 	case WQ_ERA_C:
 		ex->min_active = 8;
 		if (ex->min_active > wq->max_active)

@@ -120,6 +120,9 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			continue;
 		}
 		r = write_value(ctx, c->path, c->type, c->new);
+		/* A write may change the root mask: drop the cached copy. */
+		wq_cpuset_free(ctx->root_mask);
+		ctx->root_mask = NULL;
 		if (r == 0) {
 			free(c->now);
 			c->now = NULL;

@@ -304,16 +304,15 @@ static int bool_word(const char *s)
 	return -1;
 }
 
-static void describe_set(char *buf, size_t size, const char *what, const struct wq_cpuset *s)
+static void describe_set(char *buf, size_t size, const struct wq_cpuset *s)
 {
 	_cleanup_free_ char *l = wq_cpuset_format_list(s);
 
 	snprintf(buf, size, "%s %s", wq_cpuset_count(s) == 1 ? "CPU" : "CPUs", l ? l : "?");
-	(void)what;
 }
 
-static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, int owner_node, struct wq_cpuset *acc,
-		     char *why, size_t whysz)
+static int spec_term(struct wq_topo *t, const char *term, int owner_node, struct wq_cpuset *acc, char *why,
+		     size_t whysz)
 {
 	_cleanup_cpuset_ struct wq_cpuset *s = wq_cpuset_new();
 	int r = 0;
@@ -386,7 +385,6 @@ static int spec_term(struct wq_ctx *ctx, struct wq_topo *t, const char *term, in
 			return -EINVAL;
 		}
 	}
-	(void)ctx;
 	return r < 0 ? r : wq_cpuset_or(acc, s);
 }
 
@@ -415,7 +413,7 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		return -EINVAL;
 	}
 	for (term = strtok_r(copy, "+", &save); term; term = strtok_r(NULL, "+", &save)) {
-		r = spec_term(ctx, t, term, owner_node, set, why, whysz);
+		r = spec_term(t, term, owner_node, set, why, whysz);
 		if (r < 0)
 			return r;
 	}
@@ -427,7 +425,7 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		_cleanup_free_ char *p = wq_cpuset_format_list(t->possible);
 		char d[96];
 
-		describe_set(d, sizeof(d), "", extra);
+		describe_set(d, sizeof(d), extra);
 		snprintf(why, whysz, "%s %s not exist on this machine (possible: %s)", d,
 			 wq_cpuset_count(extra) == 1 ? "does" : "do", p ? p : "?");
 		return -EINVAL;
@@ -440,7 +438,7 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		_cleanup_free_ char *o = wq_cpuset_format_list(t->online);
 		char d[96];
 
-		describe_set(d, sizeof(d), "", set);
+		describe_set(d, sizeof(d), set);
 		snprintf(why, whysz, "%s %s offline (online: %s)", d, wq_cpuset_count(set) == 1 ? "is" : "are all",
 			 o ? o : "?");
 		return -EINVAL;
