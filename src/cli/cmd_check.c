@@ -9,6 +9,7 @@
 #include "../lib/check.h"
 #include "../lib/macro.h"
 #include "cli.h"
+#include "profiles.h"
 
 enum { COL_SEVERITY, COL_CODE, COL_TARGET, COL_MESSAGE };
 
@@ -37,6 +38,81 @@ static void on_finding(void *data, const struct wq_finding *f)
 	t->warnings += f->severity == WQ_SEV_WARNING;
 }
 
+/* Findings for what a profile set would do, workqueue by workqueue (settings are grouped per target). */
+static int check_profiles(struct cli *cli, char **names, size_t n, struct tally *t)
+{
+	struct wq_settings st = {0};
+	struct wq_pset set;
+	bool none;
+	int rc = cli_load_profiles(cli, names, n, &set, &none);
+
+	if (rc)
+		return rc;
+	if (wq_settings_resolve(cli->ctx, &set, NULL, true, &st) < 0) {
+		wq_pset_free(&set);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < st.n;) {
+		const struct wq_setting *x = &st.v[i];
+		_cleanup_cpuset_ struct wq_cpuset *cpus = NULL;
+		struct wq_whatif wi = {0};
+		struct wq_finding f = {.severity = WQ_SEV_INFO};
+		size_t j = i;
+
+		/* one finding per setting that will not be applied as written */
+		for (; j < st.n && (j == i || (st.v[j].wq && x->wq && !strcmp(st.v[j].wq, x->wq))); j++) {
+			const struct wq_setting *y = &st.v[j];
+
+			snprintf(f.target, sizeof(f.target), "%s", y->object);
+			f.severity = WQ_SEV_INFO;
+			f.code = NULL;
+			switch (y->status) {
+			case WQ_SET_INVALID:
+				f.severity = WQ_SEV_ERROR;
+				f.code = "invalid-value";
+				break;
+			case WQ_SET_SKIPPED:
+				f.severity = WQ_SEV_ERROR;
+				f.code = "local-no-owner";
+				break;
+			case WQ_SET_UNSUPPORTED: f.code = "unsupported"; break;
+			case WQ_SET_ABSENT: f.code = "absent"; break;
+			default: break;
+			}
+			if (f.code) {
+				snprintf(f.message, sizeof(f.message), "%s:%d: %s", y->file, y->line, y->why);
+				on_finding(t, &f);
+				continue;
+			}
+			if (!y->wq && !strcmp(y->attr, "cpumask")) {
+				_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+
+				if (g && wq_cpuset_parse_hex(g, y->write) == 0)
+					wq_check_globals(cli->ctx, g, on_finding, t);
+			} else if (y->wq && !strcmp(y->attr, "max_active")) {
+				wi.max_active = atoi(y->write);
+			} else if (y->wq && !strcmp(y->attr, "cpumask")) {
+				cpus = wq_cpuset_new();
+				if (cpus && wq_cpuset_parse_hex(cpus, y->write) == 0)
+					wi.cpus = cpus;
+			} else if (y->wq && !strcmp(y->attr, "affinity_scope")) {
+				wi.scope = y->write;
+			}
+		}
+		if (x->wq && (wi.max_active || wi.cpus || wi.scope)) {
+			struct wq_info info;
+
+			if (wq_info_read(cli->ctx, x->wq, &info) == 0)
+				wq_check_wq(cli->ctx, &info, &wi, on_finding, t);
+			wq_info_clear(&info);
+		}
+		i = j;
+	}
+	wq_settings_free(&st);
+	wq_pset_free(&set);
+	return EXIT_OK;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -44,17 +120,20 @@ static int run(struct cli *cli, int argc, char **argv)
 	    {"profile", required_argument, NULL, 'p'},
 	    {NULL, 0, NULL, 0},
 	};
+	_cleanup_free_ char **pnames = calloc((size_t)argc + 1, sizeof(char *));
 	bool strict = false;
 	struct tally t = {0};
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, np = 0;
 	struct out o;
 	int c, rc;
 
+	if (!pnames)
+		return EXIT_FAIL;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': strict = true; break;
-		case 'p': cli_err(cli, "check: --profile: profiles are not implemented yet"); return EXIT_USAGE;
+		case 'p': pnames[np++] = optarg; break;
 		default:
 			cli_err(cli, "check: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -69,6 +148,10 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!cli_ctx(cli) || !wq_ctx_topo(cli->ctx)) {
 		out_free(&o);
 		return EXIT_FAIL;
+	}
+	if (np) {
+		rc = check_profiles(cli, pnames, np, &t);
+		goto print;
 	}
 	rc = cli_resolve_targets(cli, argv + optind, (size_t)(argc - optind), &names, &n, true);
 	if (rc == EXIT_FAIL) {
@@ -90,6 +173,11 @@ static int run(struct cli *cli, int argc, char **argv)
 		wq_info_clear(&wi);
 	}
 	wq_names_free(names, n);
+print:
+	if (rc == EXIT_USAGE) {
+		out_free(&o);
+		return rc;
+	}
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
 	out_free(&o);
@@ -102,7 +190,8 @@ const struct cmd cmd_check = {
     .name = "check",
     .run = run,
     .summary = "report settings the kernel will silently ignore, multiply or clamp",
-    .usage = "[--strict] [PATTERN...]",
+    .usage = "[--strict] [--profile NAME...] [PATTERN...]",
     .options = "  --strict     exit 3 on warnings too (always on errors)\n"
-	       "  PATTERN      check only these workqueues (all, and the root cpumask, when none)\n",
+	       "  PATTERN      check only these workqueues (all, and the root cpumask, when none)\n"
+	       "  --profile NAME  check what these profiles would set instead of the live values\n",
 };

@@ -80,7 +80,7 @@ char *wq_value_restore_text(enum wq_vtype type, const char *old)
  * these files stops at or tolerates the newline. Unknown string parameters
  * are written verbatim.
  */
-static int write_value(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v)
+int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v)
 {
 	_cleanup_free_ char *line = NULL;
 
@@ -101,7 +101,7 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		if (c->state != WQ_CH_WRITTEN || !c->old)
 			continue;
 		txt = wq_value_restore_text(c->type, c->old);
-		r = txt ? write_value(ctx, c->path, c->type, txt) : -ENOMEM;
+		r = txt ? wq_value_write(ctx, c->path, c->type, txt) : -ENOMEM;
 		if (r < 0)
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", c->object, strerror(-r));
 		else
@@ -119,7 +119,7 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			c->state = WQ_CH_UNCHANGED;
 			continue;
 		}
-		r = write_value(ctx, c->path, c->type, c->new);
+		r = wq_value_write(ctx, c->path, c->type, c->new);
 		/* A write may change the root mask: drop the cached copy. */
 		wq_cpuset_free(ctx->root_mask);
 		ctx->root_mask = NULL;

@@ -52,6 +52,8 @@ bool wq_change_is_noop(const struct wq_change *c);
  * return its -errno, with *failed its index. 0 when all landed.
  */
 int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
+/* Write one value as `echo` would (newline-terminated, strings verbatim). 0 or -errno. */
+int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v);
 /* The text that restores an old value ("default (cache)" -> "default"). malloc'ed. */
 char *wq_value_restore_text(enum wq_vtype type, const char *old);
 

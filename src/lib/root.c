@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -246,4 +247,15 @@ int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, siz
 	close(dfd);
 	buf[n] = '\0';
 	return (int)n;
+}
+
+char *wq_root_join(const struct wq_root *root, const char *rel)
+{
+	char *s = NULL;
+
+	while (*rel == '/')
+		rel++;
+	if (asprintf(&s, "%s%s%s", root->path, root->path[strlen(root->path) - 1] == '/' ? "" : "/", rel) < 0)
+		return NULL;
+	return s;
 }

@@ -52,4 +52,7 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
 /* readlink() below the root; NUL-terminated; length or -errno. */
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
 
+/* Absolute path of rel below the root ("/etc/..." live, "DIR/etc/..." in a sysroot). malloc'ed. */
+char *wq_root_join(const struct wq_root *root, const char *rel);
+
 #endif

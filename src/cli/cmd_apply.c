@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/macro.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "plan_out.h"
+#include "profiles.h"
+
+#define LOCK_WAIT_MS 10000
+#define UDEV_LOCK_WAIT_MS 3000
+#define UDEV_MAX 4096
+
+/*
+ * The workqueue named by a udev event, from ACTION, DEVPATH and SUBSYSTEM.
+ * 1 with *wq set, 0 when the event is not ours, -EINVAL for a malformed or
+ * hostile environment (why says what).
+ */
+static int udev_target(char *wq, size_t size, char *why, size_t whysz)
+{
+	const char *action = getenv("ACTION"), *devpath = getenv("DEVPATH"), *subsys = getenv("SUBSYSTEM");
+	static const char prefix[] = "/devices/virtual/workqueue/";
+	const char *name;
+
+	if (!action || !devpath || !subsys) {
+		snprintf(why, whysz, "ACTION, DEVPATH and SUBSYSTEM must be set");
+		return -EINVAL;
+	}
+	if (strlen(action) > 32 || strlen(subsys) > 64 || strlen(devpath) > UDEV_MAX) {
+		snprintf(why, whysz, "overlong udev variable");
+		return -EINVAL;
+	}
+	for (const char *p = devpath; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(why, whysz, "DEVPATH has control characters");
+			return -EINVAL;
+		}
+	}
+	if (devpath[0] != '/' || strstr(devpath, "/../") || strstr(devpath, "/./") || strstr(devpath, "//") ||
+	    (strlen(devpath) >= 3 && !strcmp(devpath + strlen(devpath) - 3, "/..")) ||
+	    (strlen(devpath) >= 2 && !strcmp(devpath + strlen(devpath) - 2, "/."))) {
+		snprintf(why, whysz, "DEVPATH '%.80s' is not a canonical device path", devpath);
+		return -EINVAL;
+	}
+	if (strcmp(action, "add") && strcmp(action, "change"))
+		return 0;
+	if (strcmp(subsys, "workqueue"))
+		return 0; /* owner devices (dm, SCSI hosts): not resolved yet */
+	if (strncmp(devpath, prefix, sizeof(prefix) - 1)) {
+		snprintf(why, whysz, "DEVPATH '%.80s' is outside /devices/virtual/workqueue", devpath);
+		return -EINVAL;
+	}
+	name = devpath + sizeof(prefix) - 1;
+	if (!wq_name_is_valid(name) || strlen(name) >= size) {
+		snprintf(why, whysz, "DEVPATH '%.80s' does not name a workqueue", devpath);
+		return -EINVAL;
+	}
+	snprintf(wq, size, "%s", name);
+	return 1;
+}
+
+/* Save originals, write, and restore both the system and the journal on failure. */
+static int transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
+{
+	struct wq_journal j = {0}, before = {0};
+	size_t failed = 0;
+	int lock, r, rc = EXIT_OK;
+
+	lock = wq_lock_take(cli->ctx, wait_ms);
+	if (lock < 0) {
+		cli_err(cli, "run/wqctl/lock: %s",
+			lock == -ETIMEDOUT ? "another wqctl holds the lock" : strerror(-lock));
+		return EXIT_FAIL;
+	}
+	if (wq_journal_read(cli->ctx, &j) < 0 || wq_journal_read(cli->ctx, &before) < 0) {
+		cli_err(cli, "run/wqctl/journal: unreadable; refusing to change anything");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n; i++) {
+		struct wq_change *c = &plan->c[i];
+
+		if (!wq_change_is_noop(c) && wq_journal_note(&j, c->path, c->type, c->old, c->new) < 0) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
+	r = wq_journal_write(cli->ctx, &j);
+	if (r < 0) {
+		cli_err(cli, "run/wqctl/journal: cannot save original values: %s", strerror(-r));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (wq_plan_apply(cli->ctx, plan, &failed) < 0) {
+		plan_report_failure(cli, plan, failed);
+		wq_journal_write(cli->ctx, &before);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		cli_info(cli, "%s: %s", plan->c[i].object,
+			 plan->c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
+out:
+	wq_journal_free(&j);
+	wq_journal_free(&before);
+	wq_lock_release(lock);
+	return rc;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"dry-run", no_argument, NULL, 'd'},
+	    {"profile", required_argument, NULL, 'p'},
+	    {"workqueue", required_argument, NULL, 'w'},
+	    {"udev", no_argument, NULL, 'u'},
+	    {"boot", no_argument, NULL, 'b'},
+	    {NULL, 0, NULL, 0},
+	};
+	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
+	const char *only = NULL;
+	char udev_wq[WQ_NAME_MAX], why[256];
+	struct wq_settings st = {0};
+	struct wq_plan plan = {0};
+	struct wq_pset set;
+	bool dry = false, udev = false, boot = false, none;
+	size_t n = 0;
+	int c, rc, modes = 0;
+
+	if (!names)
+		return EXIT_FAIL;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dry = true; break;
+		case 'p': names[n++] = optarg; break;
+		case 'w':
+			only = optarg;
+			modes++;
+			break;
+		case 'u':
+			udev = true;
+			modes++;
+			break;
+		case 'b':
+			boot = true;
+			modes++;
+			break;
+		default:
+			cli_err(cli, "apply: %s: unknown option or missing argument", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (cli->list_columns)
+		return plan_list_columns(cli);
+	if (optind < argc || modes > 1) {
+		cli_err(cli, "apply: %s",
+			optind < argc ? "unexpected argument" : "--workqueue, --udev and --boot exclude each other");
+		return EXIT_USAGE;
+	}
+	if (boot)
+		cli->quiet = true;
+	if (only && !wq_name_is_valid(only)) {
+		cli_err(cli, "%s: not a valid workqueue name", only);
+		return EXIT_USAGE;
+	}
+	if (udev) {
+		int r = udev_target(udev_wq, sizeof(udev_wq), why, sizeof(why));
+
+		if (r < 0) {
+			cli_err(cli, "udev event: %s", why);
+			return EXIT_USAGE;
+		}
+		if (r == 0)
+			return EXIT_OK;
+		only = udev_wq;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (only && !wq_exists(cli->ctx, only)) {
+		if (udev)
+			return EXIT_OK; /* gone again before we ran */
+		cli_err(cli, "%s: no such workqueue", only);
+		return EXIT_NONE_EXIST;
+	}
+	rc = cli_load_profiles(cli, names, n, &set, &none);
+	if (rc)
+		return rc;
+	if (none) {
+		cli_info(cli, "no active profiles: nothing to apply");
+		return EXIT_OK;
+	}
+	if (wq_settings_resolve(cli->ctx, &set, only, !only, &st) < 0) {
+		cli_err(cli, "apply: cannot read the workqueues");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (cli_report_settings(cli, &st)) {
+		cli_err(cli, "apply: invalid settings, nothing written");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (wq_settings_plan(&st, &plan) < 0) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = dry ? plan_print(cli, &plan) : transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : LOCK_WAIT_MS);
+out:
+	wq_plan_free(&plan);
+	wq_settings_free(&st);
+	wq_pset_free(&set);
+	return rc;
+}
+
+const struct cmd cmd_apply = {
+    .name = "apply",
+    .run = run,
+    .summary = "apply the active (or named) profiles, transactionally",
+    .usage = "[--dry-run] [--profile NAME...] [--workqueue NAME | --udev | --boot]",
+    .options = "  --dry-run          print the plan; write nothing\n"
+	       "  --profile NAME     apply this profile instead of the active set (repeatable)\n"
+	       "  --workqueue NAME   only this workqueue (no globals)\n"
+	       "  --udev             the workqueue of the udev event (ACTION, DEVPATH, SUBSYSTEM)\n"
+	       "  --boot             globals and every workqueue, quietly (the boot unit)\n",
+};

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/macro.h"
+#include "../lib/root.h"
+#include "cli.h"
+
+struct dump {
+	struct cli *cli;
+	const char *out;
+	int files, errors;
+};
+
+static int mkdirs(const char *path)
+{
+	_cleanup_free_ char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return 0;
+}
+
+/* Copy one file below the root into the dump, keeping its permission bits. */
+static void copy_file(struct dump *d, const char *rel)
+{
+	struct wq_root *root = d->cli->ctx->root;
+	_cleanup_free_ char *data = NULL;
+	_cleanup_free_ char *dst = NULL;
+	struct stat st;
+	FILE *f;
+
+	if (wq_root_stat(root, rel, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	/* Unreadable noise (power/..., write-only files) is skipped, not fatal. */
+	if (wq_root_read(root, rel, &data) < 0)
+		return;
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || mkdirs(dst) < 0)
+		goto fail;
+	f = fopen(dst, "we");
+	if (!f)
+		goto fail;
+	fprintf(f, "%s\n", data);
+	if (fclose(f) != 0 || chmod(dst, st.st_mode & 0777) < 0)
+		goto fail;
+	d->files++;
+	return;
+fail:
+	cli_err(d->cli, "%s: cannot write: %s", dst ? dst : rel, strerror(errno));
+	d->errors++;
+}
+
+/* Copy the regular files of a directory; recurse into subdirectories that keep() accepts. */
+static void copy_dir(struct dump *d, const char *rel, bool (*keep)(const char *rel, const char *name, bool dir))
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->cli->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct stat st;
+
+		if (de->d_name[0] == '.' || asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		if (wq_root_stat(d->cli->ctx->root, sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && de->d_type == DT_DIR) {
+			if (keep(rel, de->d_name, true))
+				copy_dir(d, sub, keep);
+		} else if (S_ISREG(st.st_mode) && keep(rel, de->d_name, false)) {
+			copy_file(d, sub);
+		}
+	}
+}
+
+static bool keep_wq(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	return dir ? strcmp(name, "power") != 0 : strcmp(name, "uevent") != 0;
+}
+
+static bool keep_all(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	(void)name;
+	return !dir;
+}
+
+static bool is_numbered(const char *name, const char *prefix)
+{
+	size_t l = strlen(prefix);
+
+	return !strncmp(name, prefix, l) && isdigit((unsigned char)name[l]);
+}
+
+static bool keep_cpu(const char *rel, const char *name, bool dir)
+{
+	static const char *const top[] = {"possible", "online",	   "present",	"offline",
+					  "isolated", "nohz_full", "kernel_max"};
+	const char *last = strrchr(rel, '/') + 1;
+
+	if (!strcmp(rel, WQ_P_CPU)) {
+		if (dir)
+			return is_numbered(name, "cpu");
+		for (size_t i = 0; i < ARRAY_SIZE(top); i++)
+			if (!strcmp(name, top[i]))
+				return true;
+		return false;
+	}
+	if (is_numbered(last, "cpu"))
+		return dir && (!strcmp(name, "topology") || !strcmp(name, "cache"));
+	if (!strcmp(last, "cache"))
+		return dir && is_numbered(name, "index");
+	return !dir; /* files of topology/ and cache/indexN/ */
+}
+
+static bool keep_node(const char *rel, const char *name, bool dir)
+{
+	if (!strcmp(rel, WQ_P_NODE))
+		return dir ? is_numbered(name, "node") : !strcmp(name, "online") || !strcmp(name, "possible");
+	return !dir && (!strcmp(name, "cpulist") || !strcmp(name, "cpumap"));
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	struct dump d = {.cli = cli};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		cli_err(cli, "dump: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (optind + 1 != argc) {
+		cli_err(cli, "dump: need exactly one DIR");
+		return EXIT_USAGE;
+	}
+	d.out = argv[optind];
+	if (mkdir(d.out, 0755) < 0 && errno != EEXIST) {
+		cli_err(cli, "%s: cannot create: %s", d.out, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	copy_dir(&d, WQ_P_WQ, keep_wq);
+	copy_dir(&d, WQ_P_PARAMS, keep_all);
+	copy_dir(&d, WQ_P_CPU, keep_cpu);
+	copy_dir(&d, WQ_P_NODE, keep_node);
+	copy_file(&d, WQ_P_OSRELEASE);
+	copy_file(&d, WQ_P_CMDLINE);
+	cli_info(cli, "dump: %d files in %s", d.files, d.out);
+	return d.errors ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_dump = {
+    .name = "dump",
+    .run = run,
+    .summary = "copy everything wqctl reads into DIR, for --sysroot DIR elsewhere",
+    .usage = "DIR",
+    .options = NULL,
+};

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/macro.h"
+#include "profiles.h"
+
+int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n)
+{
+	size_t cnt = cli->nprofile_dirs ? cli->nprofile_dirs : ARRAY_SIZE(wq_profile_default_dirs);
+	char **v = calloc(cnt, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		/* --profile-dir is taken as given; the default path lives below the root. */
+		v[i] = cli->nprofile_dirs ? strdup(cli->profile_dirs[i])
+					  : wq_root_join(cli->ctx->root, wq_profile_default_dirs[i]);
+		if (!v[i]) {
+			cli_strv_free(v, i);
+			return -ENOMEM;
+		}
+	}
+	*dirs = v;
+	*n = cnt;
+	return 0;
+}
+
+void cli_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *set, bool *none)
+{
+	char **dirs = NULL, **active = NULL;
+	size_t ndirs = 0, nactive = 0;
+	int r;
+
+	*none = false;
+	memset(set, 0, sizeof(*set));
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (n == 0) {
+		r = wq_active_read(cli->ctx, &active, &nactive);
+		if (r == -ENOENT || (r == 0 && nactive == 0)) {
+			*none = true;
+			return EXIT_OK;
+		}
+		if (r < 0) {
+			_cleanup_free_ char *p = wq_active_path(cli->ctx);
+
+			if (r != -EINVAL)
+				cli_err(cli, "%s: cannot read: %s", p ? p : "active-profiles", strerror(-r));
+			return EXIT_USAGE;
+		}
+		names = active;
+		n = nactive;
+	}
+	if (cli_profile_dirs(cli, &dirs, &ndirs) < 0) {
+		cli_strv_free(active, nactive);
+		return EXIT_FAIL;
+	}
+	r = wq_pset_load(cli->ctx, (const char *const *)dirs, ndirs, names, n, set);
+	cli_strv_free(dirs, ndirs);
+	cli_strv_free(active, nactive);
+	if (r < 0) {
+		wq_pset_free(set);
+		cli_err(cli, "profiles: invalid, nothing applied");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cli_report_settings(struct cli *cli, const struct wq_settings *s)
+{
+	int invalid = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wq_setting *x = &s->v[i];
+
+		switch (x->status) {
+		case WQ_SET_INVALID:
+			cli_err(cli, "%s:%d: %s: invalid value '%s': %s", x->file, x->line, x->object, x->value,
+				x->why);
+			invalid++;
+			break;
+		case WQ_SET_SKIPPED:
+			cli_warn(cli, "%s:%d: %s: skipped: %s", x->file, x->line, x->object, x->why);
+			break;
+		case WQ_SET_UNSUPPORTED:
+			cli_info(cli, "%s:%d: %s: unsupported: %s", x->file, x->line, x->object, x->why);
+			break;
+		case WQ_SET_ABSENT:
+			cli_info(cli, "%s:%d: [workqueue %s]: %s", x->file, x->line, x->object, x->why);
+			break;
+		default: break;
+		}
+	}
+	return invalid;
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "apply.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "macro.h"
+#include "wq.h"
+
+#define RUN_DIR "run/wqctl"
+#define JOURNAL RUN_DIR "/journal"
+#define LOCK RUN_DIR "/lock"
+
+const char *wq_setting_status_name(enum wq_setting_status s)
+{
+	static const char *const n[] = {"ok", "absent", "unsupported", "skipped", "invalid"};
+
+	return n[s];
+}
+
+void wq_settings_free(struct wq_settings *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].object);
+		free(s->v[i].wq);
+		free(s->v[i].attr);
+		free(s->v[i].value);
+		free(s->v[i].write);
+		free(s->v[i].path);
+		free(s->v[i].current);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct wq_setting *add(struct wq_settings *s, const char *object, const char *wq, const char *attr,
+			      const struct wq_pkv *kv, const char *file)
+{
+	struct wq_setting *nv = realloc(s->v, sizeof(*nv) * (s->n + 1)), *x;
+
+	if (!nv)
+		return NULL;
+	s->v = nv;
+	x = &nv[s->n];
+	memset(x, 0, sizeof(*x));
+	x->object = strdup(object);
+	x->wq = wq ? strdup(wq) : NULL;
+	x->attr = strdup(attr);
+	x->value = strdup(kv ? kv->value : "");
+	x->file = file;
+	x->line = kv ? kv->line : 0;
+	if (!x->object || !x->attr || !x->value || (wq && !x->wq)) {
+		free(x->object);
+		free(x->wq);
+		free(x->attr);
+		free(x->value);
+		return NULL;
+	}
+	s->n++;
+	return x;
+}
+
+static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct wq_settings *out)
+{
+	/* Later sections override earlier ones, per key. */
+	for (unsigned int d = 0; d < wq_knob_ndescs; d++) {
+		const char *name = wq_knob_descs[d].name;
+		const struct wq_pkv *kv = NULL;
+		const char *file = NULL;
+		struct wq_setting *x;
+		struct wq_knob k;
+
+		for (size_t i = 0; i < set->ns; i++)
+			for (size_t j = 0; set->s[i].global && j < set->s[i].nkv; j++)
+				if (streq(set->s[i].kv[j].key, name)) {
+					kv = &set->s[i].kv[j];
+					file = set->s[i].file;
+				}
+		if (!kv)
+			continue;
+		x = add(out, name, NULL, name, kv, file);
+		if (!x)
+			return -ENOMEM;
+		x->type = wq_knob_descs[d].type;
+		memset(&k, 0, sizeof(k));
+		if (wq_knob_get(ctx, name, &k) < 0 || !k.present) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "this kernel has no %s", name);
+			wq_knob_clear(&k);
+			continue;
+		}
+		x->path = strdup(k.path);
+		x->current = k.value ? strdup(k.value) : NULL;
+		if (wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why)) < 0)
+			x->status = WQ_SET_INVALID;
+		wq_knob_clear(&k);
+	}
+	return 0;
+}
+
+static bool section_matches(const struct wq_psect *s, const char *wq)
+{
+	if (s->global || fnmatch(s->pattern, wq, 0) != 0)
+		return false;
+	/* Owner properties are not resolved yet: an owner.* section never matches. */
+	return s->nowner == 0;
+}
+
+static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, struct wq_settings *out)
+{
+	struct wq_info wi;
+	int r = wq_info_read(ctx, name, &wi);
+
+	if (r < 0) {
+		wq_info_clear(&wi);
+		return r == -ENOENT ? 0 : r;
+	}
+	for (int a = 0; a < WQ_A_NR; a++) {
+		const struct wq_pkv *kv = NULL;
+		const char *file = NULL;
+		bool exact = false;
+		char obj[160], path[320];
+		struct wq_setting *x;
+
+		/* An exact-name section beats a glob; otherwise the later one wins. */
+		for (size_t i = 0; i < set->ns; i++) {
+			const struct wq_psect *s = &set->s[i];
+
+			if (!section_matches(s, name) || (exact && !s->exact))
+				continue;
+			for (size_t j = 0; j < s->nkv; j++) {
+				if (!streq(s->kv[j].key, wq_attr_descs[a].name))
+					continue;
+				kv = &s->kv[j];
+				file = s->file;
+				exact = s->exact;
+			}
+		}
+		if (!kv)
+			continue;
+		snprintf(obj, sizeof(obj), "%s/%s", name, wq_attr_descs[a].name);
+		x = add(out, obj, name, wq_attr_descs[a].name, kv, file);
+		if (!x) {
+			wq_info_clear(&wi);
+			return -ENOMEM;
+		}
+		x->type = wq_attr_descs[a].type;
+		wq_attr_path(path, sizeof(path), name, wq_attr_descs[a].name);
+		x->path = strdup(path);
+		x->current = wi.raw[a] ? strdup(wi.raw[a]) : NULL;
+		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, kv->value, &x->write, x->why, sizeof(x->why));
+		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a))))
+			x->status = WQ_SET_UNSUPPORTED;
+		else if (r < 0 && strstr(kv->value, "local"))
+			x->status = WQ_SET_SKIPPED;
+		else if (r < 0)
+			x->status = WQ_SET_INVALID;
+		else if (!x->current) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "cannot read the current value");
+		}
+	}
+	wq_info_clear(&wi);
+	return 0;
+}
+
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const char *only_wq, bool globals,
+			struct wq_settings *out)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (globals) {
+		r = resolve_globals(ctx, set, out);
+		if (r < 0)
+			return r;
+	}
+	r = wq_list(ctx, &names, &n);
+	if (r < 0)
+		return r;
+	/* Sections whose pattern reaches no workqueue are reported, never silently ok. */
+	for (size_t i = 0; i < set->ns; i++) {
+		const struct wq_psect *s = &set->s[i];
+		bool hit = false;
+
+		if (s->global || (only_wq && fnmatch(s->pattern, only_wq, 0) != 0))
+			continue;
+		for (size_t k = 0; k < n && !hit; k++)
+			hit = (!only_wq || streq(names[k], only_wq)) && section_matches(s, names[k]);
+		if (!hit) {
+			struct wq_pkv kv = {.value = (char *)"", .line = s->line};
+			struct wq_setting *x = add(out, s->pattern, NULL, "", &kv, s->file);
+
+			if (!x) {
+				r = -ENOMEM;
+				break;
+			}
+			x->status = WQ_SET_ABSENT;
+			snprintf(x->why, sizeof(x->why), "%s",
+				 s->nowner ? "no workqueue with a matching owner" : "no workqueue matches");
+		}
+	}
+	for (size_t k = 0; k < n && r == 0; k++)
+		if (!only_wq || streq(names[k], only_wq))
+			r = resolve_wq(ctx, set, names[k], out);
+	wq_names_free(names, n);
+	return r;
+}
+
+int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
+{
+	/* Root mask before other globals, globals before workqueues (their masks follow it). */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < s->n; i++) {
+			const struct wq_setting *x = &s->v[i];
+			int want = x->wq ? 2 : streq(x->attr, "cpumask") ? 0 : 1;
+
+			if (x->status != WQ_SET_OK || want != pass)
+				continue;
+			if (wq_plan_add(plan, x->object, x->path, NULL, x->type, x->current, x->write) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static char *run_path(struct wq_ctx *ctx, const char *rel, bool create_dir)
+{
+	char *p = wq_root_join(ctx->root, rel);
+
+	if (p && create_dir) {
+		for (char *s = p + 1; *s; s++) {
+			if (*s != '/')
+				continue;
+			*s = '\0';
+			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+				*s = '/';
+				break;
+			}
+			*s = '/';
+		}
+	}
+	return p;
+}
+
+int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
+{
+	_cleanup_free_ char *path = run_path(ctx, LOCK, true);
+	int fd, waited = 0;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+
+		if (errno != EWOULDBLOCK || waited >= timeout_ms) {
+			int e = errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+
+			close(fd);
+			return e;
+		}
+		nanosleep(&ts, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+void wq_lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+void wq_journal_free(struct wq_journal *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		free(j->e[i].path);
+		free(j->e[i].orig);
+		free(j->e[i].written);
+	}
+	free(j->e);
+	memset(j, 0, sizeof(*j));
+}
+
+static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
+{
+	struct wq_jentry *ne = realloc(j->e, sizeof(*ne) * (j->n + 1));
+
+	if (!ne)
+		return -ENOMEM;
+	j->e = ne;
+	ne[j->n].path = strdup(path);
+	ne[j->n].type = type;
+	ne[j->n].orig = strdup(orig);
+	ne[j->n].written = strdup(written);
+	if (!ne[j->n].path || !ne[j->n].orig || !ne[j->n].written) {
+		free(ne[j->n].path);
+		free(ne[j->n].orig);
+		free(ne[j->n].written);
+		return -ENOMEM;
+	}
+	j->n++;
+	return 0;
+}
+
+int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		if (streq(j->e[i].path, path)) {
+			char *w = strdup(written);
+
+			if (!w)
+				return -ENOMEM;
+			free(j->e[i].written);
+			j->e[i].written = w;
+			return 0;
+		}
+	}
+	return jadd(j, path, type, orig, written);
+}
+
+void wq_journal_drop(struct wq_journal *j, size_t i)
+{
+	free(j->e[i].path);
+	free(j->e[i].orig);
+	free(j->e[i].written);
+	memmove(&j->e[i], &j->e[i + 1], sizeof(*j->e) * (j->n - i - 1));
+	j->n--;
+}
+
+/* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */
+int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
+{
+	_cleanup_free_ char *path = run_path(ctx, JOURNAL, false);
+	_cleanup_free_ char *line = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+
+	memset(j, 0, sizeof(*j));
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		char *fields[4], *save = NULL, *t = line;
+		int nf = 0;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *tok; nf < 4 && (tok = strsep(&t, "\t"));)
+			fields[nf++] = tok;
+		(void)save;
+		if (nf != 4 || t || strncmp(fields[0], "sys/", 4) || strstr(fields[0], "..") || atoi(fields[1]) < 0 ||
+		    atoi(fields[1]) > WQ_V_STRING) {
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: malformed journal line", path, lineno);
+			wq_journal_free(j);
+			return -EINVAL;
+		}
+		if (jadd(j, fields[0], (enum wq_vtype)atoi(fields[1]), fields[2], fields[3]) < 0) {
+			wq_journal_free(j);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j)
+{
+	_cleanup_free_ char *path = run_path(ctx, JOURNAL, true);
+	_cleanup_free_ char *tmp = NULL;
+	FILE *f;
+	int fd, r = 0;
+
+	if (!path)
+		return -ENOMEM;
+	if (j->n == 0)
+		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < j->n; i++)
+		fprintf(f, "%s\t%d\t%s\t%s\n", j->e[i].path, (int)j->e[i].type, j->e[i].orig, j->e[i].written);
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * From a profile set to concrete settings: merge per target with SPEC §4's
+ * override rules, validate against each workqueue, and build the plan.
+ * Also the journal of original values (revert) and the run lock.
+ */
+#ifndef WQ_APPLY_H
+#define WQ_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctx.h"
+#include "plan.h"
+#include "profile.h"
+
+enum wq_setting_status {
+	WQ_SET_OK, /* valid and applicable */
+	WQ_SET_ABSENT, /* a section's pattern matches no workqueue */
+	WQ_SET_UNSUPPORTED, /* the target lacks the attribute on this kernel */
+	WQ_SET_SKIPPED, /* cannot be resolved here (e.g. 'local' without an owner) */
+	WQ_SET_INVALID, /* the value is invalid for this target */
+};
+
+struct wq_setting {
+	char *object; /* "writeback/max_active", "cpumask", or the pattern for ABSENT */
+	char *wq; /* NULL for a global knob */
+	char *attr;
+	char *value; /* as in the profile */
+	char *write; /* kernel form (OK only) */
+	char *path; /* root-relative file */
+	char *current; /* as read */
+	enum wq_vtype type;
+	enum wq_setting_status status;
+	char why[320];
+	const char *file;
+	int line;
+};
+
+struct wq_settings {
+	size_t n;
+	struct wq_setting *v;
+};
+
+/*
+ * Resolve set against the running system. only_wq limits it to one
+ * workqueue; globals includes the [global] keys. 0 or -errno.
+ */
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const char *only_wq, bool globals,
+			struct wq_settings *out);
+void wq_settings_free(struct wq_settings *s);
+const char *wq_setting_status_name(enum wq_setting_status s);
+/* Plan the OK settings: root cpumask first, then other globals, then workqueues. 0 or -ENOMEM. */
+int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan);
+
+/* Take the run lock below the root, waiting at most timeout_ms. fd or -errno (-ETIMEDOUT). */
+int wq_lock_take(struct wq_ctx *ctx, int timeout_ms);
+void wq_lock_release(int fd);
+
+struct wq_jentry {
+	char *path;
+	enum wq_vtype type;
+	char *orig;
+	char *written;
+};
+
+struct wq_journal {
+	size_t n;
+	struct wq_jentry *e;
+};
+
+/* Read the journal (empty when none). 0 or -errno. */
+int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j);
+/* Write it atomically (removed when empty). 0 or -errno. */
+int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j);
+void wq_journal_free(struct wq_journal *j);
+/* Record a change about to be made: keeps the first original, updates what was written. 0 or -ENOMEM. */
+int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written);
+/* Drop an entry (restored or given up). */
+void wq_journal_drop(struct wq_journal *j, size_t i);
+
+#endif

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "macro.h"
+#include "wq.h"
+
+#ifndef WQCTL_LIBDIR
+#define WQCTL_LIBDIR "/usr/lib/wqctl"
+#endif
+
+const char *const wq_profile_default_dirs[3] = {"etc/wqctl/profiles", "run/wqctl/profiles", WQCTL_LIBDIR "/profiles"};
+
+#define ACTIVE_FILE "etc/wqctl/active-profiles"
+#define MAX_INCLUDE_DEPTH 16
+
+bool wq_profile_name_is_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len > 64 || name[0] == '.' || name[0] == '-')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_.+@", *p))
+			return false;
+	return true;
+}
+
+int wq_profile_find(const char *const *dirs, size_t ndirs, const char *name, char **path)
+{
+	for (size_t i = 0; i < ndirs; i++) {
+		char *p = NULL;
+		struct stat st;
+
+		if (asprintf(&p, "%s/%s.conf", dirs[i], name) < 0)
+			return -ENOMEM;
+		if (stat(p, &st) == 0) {
+			/* A link to /dev/null masks the profiles of later directories. */
+			if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+				free(p);
+				return -ENXIO;
+			}
+			*path = p;
+			return 0;
+		}
+		free(p);
+	}
+	return -ENOENT;
+}
+
+struct parse {
+	struct wq_ctx *ctx;
+	struct wq_pset *set;
+	const char *file;
+	FILE *f;
+	int line;
+	bool bad;
+	struct wq_psect *cur; /* section being filled (in sects) */
+	struct wq_psect *sects;
+	size_t nsects;
+	char *desc;
+	char *include;
+	int include_line;
+	bool in_profile;
+};
+
+static void perr(struct parse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void perr(struct parse *p, int line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	wq_log(p->ctx, WQ_LOG_ERR, "%s:%d: %s", p->file, line, msg);
+	p->bad = true;
+}
+
+static void sect_free(struct wq_psect *s)
+{
+	for (size_t i = 0; i < s->nkv; i++) {
+		free(s->kv[i].key);
+		free(s->kv[i].value);
+	}
+	for (size_t i = 0; i < s->nowner; i++) {
+		free(s->owner[i].key);
+		free(s->owner[i].value);
+	}
+	free(s->kv);
+	free(s->owner);
+	free(s->pattern);
+}
+
+static int add_kv(struct wq_pkv **v, size_t *n, const char *key, const char *value, int line)
+{
+	struct wq_pkv *nv = realloc(*v, sizeof(**v) * (*n + 1));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n].key = strdup(key);
+	nv[*n].value = strdup(value);
+	nv[*n].line = line;
+	if (!nv[*n].key || !nv[*n].value) {
+		free(nv[*n].key);
+		free(nv[*n].value);
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* A section header seen by the reader: check it and open the section. */
+static void open_section(struct parse *p, const char *raw)
+{
+	_cleanup_free_ char *name = strdup(raw);
+	struct wq_psect *ns;
+	char *end;
+
+	p->cur = NULL;
+	p->in_profile = false;
+	if (!name)
+		return;
+	end = strrchr(name, ']');
+	if (!end) {
+		perr(p, p->line, "section header without ']'");
+		return;
+	}
+	*end = '\0';
+	for (char *q = end + 1; *q; q++) {
+		if (*q == ';' || *q == '#')
+			break;
+		if (!isspace((unsigned char)*q)) {
+			perr(p, p->line, "text after the section header");
+			return;
+		}
+	}
+	if (streq(name + 1, "profile")) {
+		p->in_profile = true;
+		return;
+	}
+	ns = realloc(p->sects, sizeof(*ns) * (p->nsects + 1));
+	if (!ns)
+		return;
+	p->sects = ns;
+	p->cur = &ns[p->nsects];
+	memset(p->cur, 0, sizeof(*p->cur));
+	p->cur->line = p->line;
+	if (streq(name + 1, "global")) {
+		p->cur->global = true;
+	} else if (!strncmp(name + 1, "workqueue ", 10)) {
+		const char *pat = name + 11;
+
+		while (*pat == ' ')
+			pat++;
+		if (!*pat || strchr(pat, ' ') || strchr(pat, '/') || strlen(pat) >= WQ_NAME_MAX) {
+			perr(p, p->line, "[workqueue PATTERN]: '%s' is not a workqueue name or glob", pat);
+			p->cur = NULL;
+			return;
+		}
+		p->cur->pattern = strdup(pat);
+		p->cur->exact = !strpbrk(pat, "*?[");
+	} else {
+		perr(p, p->line, "unknown section [%s] (expected [profile], [global] or [workqueue PATTERN])",
+		     name + 1);
+		p->cur = NULL;
+		return;
+	}
+	p->nsects++;
+}
+
+/* inih reader: counts lines, refuses what inih would silently cut or mangle. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	const char *t;
+
+	len = getline(&line, &cap, p->f);
+	if (len < 0)
+		return NULL;
+	p->line++;
+	if (memchr(line, '\0', (size_t)len)) {
+		perr(p, p->line, "binary data (NUL byte)");
+		return NULL;
+	}
+	/* inih would truncate a longer line and read its tail as the next line. */
+	if (len > num - 2 || (len == num - 1 && line[len - 1] != '\n')) {
+		perr(p, p->line, "line is longer than %d bytes", num - 2);
+		return NULL;
+	}
+	for (t = line; *t == ' ' || *t == '\t'; t++)
+		;
+	if (t != line && *t && *t != '\n' && *t != ';' && *t != '#' && *t != '\r') {
+		perr(p, p->line, "indented line: continuation lines are not supported");
+		return NULL;
+	}
+	if (*t == '[')
+		open_section(p, t);
+	memcpy(str, line, (size_t)len + 1);
+	return str;
+}
+
+static bool owner_key_ok(const char *k)
+{
+	if (!*k)
+		return false;
+	for (; *k; k++)
+		if (!isalnum((unsigned char)*k) && *k != '_')
+			return false;
+	return true;
+}
+
+/* Validate a workqueue attribute value without a workqueue: syntax and kernel-wide bounds. */
+static void check_wq_value(struct parse *p, int attr, const char *value)
+{
+	struct wq_ctx *ctx = p->ctx;
+	const struct wq_attr_desc *d = &wq_attr_descs[attr];
+	_cleanup_free_ char *out = NULL;
+	char why[512];
+	long lo = 0, hi = 0;
+	int owner_node = -1;
+
+	switch (attr) {
+	case WQ_A_MAX_ACTIVE:
+		lo = 1;
+		hi = wq_max_active_limit(ctx, true);
+		if (!hi)
+			hi = 1 << 20;
+		break;
+	case WQ_A_NICE:
+		lo = -20;
+		hi = 19;
+		break;
+	case WQ_A_CPUMASK:
+		/* 'local' is resolved per workqueue; any node stands in for the syntax check. */
+		if (wq_ctx_topo(ctx))
+			owner_node = ctx->topo->nodes[0].id;
+		break;
+	default: break;
+	}
+	if (wq_value_parse(ctx, d->type, lo, hi, owner_node, true, value, &out, why, sizeof(why)) < 0)
+		perr(p, p->line, "%s: invalid value '%s': %s", d->name, value, why);
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *p = user;
+	char why[512];
+
+	(void)section;
+	if (p->in_profile) {
+		if (streq(name, "description")) {
+			free(p->desc);
+			p->desc = strdup(value);
+		} else if (streq(name, "include")) {
+			free(p->include);
+			p->include = strdup(value);
+			p->include_line = p->line;
+		} else {
+			perr(p, p->line, "unknown key '%s' in [profile] (description, include)", name);
+		}
+		return 1;
+	}
+	if (!p->cur) {
+		if (!p->bad)
+			perr(p, p->line, "key '%s' outside a section", name);
+		return 1;
+	}
+	if (p->cur->global) {
+		struct wq_knob k;
+		const struct wq_knob_desc *d = NULL;
+		_cleanup_free_ char *out = NULL;
+
+		for (unsigned int i = 0; i < wq_knob_ndescs; i++)
+			if (streq(wq_knob_descs[i].name, name))
+				d = &wq_knob_descs[i];
+		if (!d) {
+			perr(p, p->line, "unknown key '%s' in [global]", name);
+			return 1;
+		}
+		if (d->boot_only) {
+			perr(p, p->line, "%s is boot-only: set 'workqueue.%s=' on the kernel command line", name, name);
+			return 1;
+		}
+		if (d->read_only) {
+			perr(p, p->line, "%s is read-only", name);
+			return 1;
+		}
+		memset(&k, 0, sizeof(k));
+		k.desc = d;
+		k.writable = true;
+		snprintf(k.name, sizeof(k.name), "%s", name);
+		if (wq_knob_parse(p->ctx, &k, value, &out, why, sizeof(why)) < 0) {
+			perr(p, p->line, "%s: invalid value '%s': %s", name, value, why);
+			return 1;
+		}
+		add_kv(&p->cur->kv, &p->cur->nkv, name, value, p->line);
+		return 1;
+	}
+	if (!strncmp(name, "owner.", 6)) {
+		if (!owner_key_ok(name + 6)) {
+			perr(p, p->line, "'%s': owner.PROPERTY needs a property name", name);
+			return 1;
+		}
+		add_kv(&p->cur->owner, &p->cur->nowner, name + 6, value, p->line);
+		return 1;
+	}
+	{
+		int a = wq_attr_from_name(name);
+
+		if (a < 0) {
+			perr(p, p->line,
+			     "unknown key '%s' in [workqueue %s] (max_active cpumask affinity_scope affinity_strict "
+			     "nice numa owner.PROPERTY)",
+			     name, p->cur->pattern);
+			return 1;
+		}
+		check_wq_value(p, a, value);
+		add_kv(&p->cur->kv, &p->cur->nkv, name, value, p->line);
+	}
+	return 1;
+}
+
+static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, bool optional,
+		    const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set);
+
+static int do_includes(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, struct parse *p, char **stack,
+		       int depth)
+{
+	_cleanup_free_ char *list = p->include ? strdup(p->include) : NULL;
+	char *save = NULL, *tok;
+	int r = 0;
+
+	if (!list)
+		return 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool optional = false;
+
+		while (isspace((unsigned char)*tok))
+			tok++;
+		for (char *e = tok + strlen(tok); e > tok && isspace((unsigned char)e[-1]);)
+			*--e = '\0';
+		if (*tok == '-') {
+			optional = true;
+			tok++;
+		}
+		if (!wq_profile_name_is_valid(tok)) {
+			perr(p, p->include_line, "include: '%s' is not a profile name", tok);
+			r = -EINVAL;
+			continue;
+		}
+		if (load_one(ctx, dirs, ndirs, tok, optional, p->file, p->include_line, stack, depth + 1, p->set) < 0)
+			r = -EINVAL;
+	}
+	return r;
+}
+
+static int append_string(char ***v, size_t n, char *s)
+{
+	char **nv = realloc(*v, sizeof(**v) * (n + 1));
+
+	if (!nv)
+		return -ENOMEM;
+	nv[n] = s;
+	*v = nv;
+	return 0;
+}
+
+static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, bool optional,
+		    const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set)
+{
+	struct parse p = {.ctx = ctx, .set = set};
+	char *path = NULL;
+	int r;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (streq(set->names[i], name))
+			return 0; /* already loaded through another include */
+	for (int i = 0; i < depth; i++) {
+		if (streq(stack[i], name)) {
+			char chain[512] = "";
+			size_t len = 0;
+
+			for (int j = i; j < depth && len < sizeof(chain) - 70; j++)
+				len += (size_t)snprintf(chain + len, sizeof(chain) - len, "%s -> ", stack[j]);
+			snprintf(chain + len, sizeof(chain) - len, "%s", name);
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: include cycle: %s", from_file, from_line, chain);
+			return -EINVAL;
+		}
+	}
+	if (depth >= MAX_INCLUDE_DEPTH) {
+		wq_log(ctx, WQ_LOG_ERR, "%s:%d: includes nest deeper than %d", from_file, from_line, MAX_INCLUDE_DEPTH);
+		return -EINVAL;
+	}
+	r = wq_profile_find(dirs, ndirs, name, &path);
+	if (r < 0) {
+		if (optional)
+			return 0;
+		if (from_file)
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: include '%s': %s", from_file, from_line, name,
+			       r == -ENXIO ? "profile is masked" : "no such profile");
+		else
+			wq_log(ctx, WQ_LOG_ERR, "%s: %s", name, r == -ENXIO ? "profile is masked" : "no such profile");
+		return -EINVAL;
+	}
+	p.file = path;
+	p.f = fopen(path, "re");
+	if (!p.f) {
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot open: %s", path, strerror(errno));
+		free(path);
+		return -EINVAL;
+	}
+	r = ini_parse_stream(reader, &p, handler, &p);
+	fclose(p.f);
+	if (r > 0 && !p.bad)
+		perr(&p, r, "syntax error (expected KEY = VALUE or [SECTION])");
+	else if (r < 0 && !p.bad)
+		perr(&p, p.line, "cannot parse (%d)", r);
+	stack[depth] = (char *)name;
+	if (!p.bad && do_includes(ctx, dirs, ndirs, &p, stack, depth) < 0)
+		p.bad = true;
+	/* Parents first, then this profile's sections. */
+	if (append_string(&set->names, set->n, strdup(name)) < 0 || append_string(&set->files, set->n, path) < 0 ||
+	    append_string(&set->descs, set->n, p.desc ? p.desc : strdup("")) < 0) {
+		p.bad = true;
+	} else {
+		set->n++;
+		path = NULL;
+		p.desc = NULL;
+	}
+	if (!p.bad && p.nsects) {
+		struct wq_psect *ns = realloc(set->s, sizeof(*ns) * (set->ns + p.nsects));
+
+		if (ns) {
+			set->s = ns;
+			for (size_t i = 0; i < p.nsects; i++) {
+				p.sects[i].file = set->files[set->n - 1];
+				set->s[set->ns++] = p.sects[i];
+			}
+			p.nsects = 0;
+		} else {
+			p.bad = true;
+		}
+	}
+	for (size_t i = 0; i < p.nsects; i++)
+		sect_free(&p.sects[i]);
+	free(p.sects);
+	free(p.desc);
+	free(p.include);
+	free(path);
+	return p.bad ? -EINVAL : 0;
+}
+
+int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char *const *names, size_t n,
+		 struct wq_pset *set)
+{
+	char *stack[MAX_INCLUDE_DEPTH + 1];
+	int r = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (size_t i = 0; i < n; i++) {
+		if (!wq_profile_name_is_valid(names[i])) {
+			wq_log(ctx, WQ_LOG_ERR, "%s: not a valid profile name", names[i]);
+			r = -EINVAL;
+			continue;
+		}
+		if (load_one(ctx, dirs, ndirs, names[i], false, NULL, 0, stack, 0, set) < 0)
+			r = -EINVAL;
+	}
+	return r;
+}
+
+void wq_pset_free(struct wq_pset *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->names[i]);
+		free(set->files[i]);
+		free(set->descs[i]);
+	}
+	free(set->names);
+	free(set->files);
+	free(set->descs);
+	for (size_t i = 0; i < set->ns; i++)
+		sect_free(&set->s[i]);
+	free(set->s);
+	memset(set, 0, sizeof(*set));
+}
+
+char *wq_active_path(struct wq_ctx *ctx)
+{
+	return wq_root_join(ctx->root, ACTIVE_FILE);
+}
+
+int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
+{
+	_cleanup_free_ char *path = wq_active_path(ctx);
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0, cnt = 0;
+	char **v = NULL;
+	int lineno = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!path)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		char *s = line, *e;
+
+		lineno++;
+		if ((e = strchr(s, '#')))
+			*e = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]);)
+			*--e = '\0';
+		if (!*s)
+			continue;
+		if (!wq_profile_name_is_valid(s)) {
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: '%s' is not a profile name", path, lineno, s);
+			for (size_t i = 0; i < cnt; i++)
+				free(v[i]);
+			free(v);
+			return -EINVAL;
+		}
+		if (append_string(&v, cnt, strdup(s)) < 0 || !v[cnt]) {
+			for (size_t i = 0; i < cnt; i++)
+				free(v[i]);
+			free(v);
+			return -ENOMEM;
+		}
+		cnt++;
+	}
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+static int mkdir_p(char *path)
+{
+	for (char *s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			*s = '/';
+			return -errno;
+		}
+		*s = '/';
+	}
+	return 0;
+}
+
+int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n)
+{
+	_cleanup_free_ char *path = wq_active_path(ctx);
+	_cleanup_free_ char *tmp = NULL;
+	FILE *f;
+	int fd, r = 0;
+
+	if (!path || asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	r = mkdir_p(path);
+	if (r < 0)
+		return r;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
+	fputs("# Active wqctl profiles, applied in order (written by 'wqctl profile use')\n", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\n", names[i]);
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fchmod(fileno(f), 0644) < 0)
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
