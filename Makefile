@@ -59,6 +59,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwq.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
 
+# LD_PRELOAD fault-injection shim for the tests (never sanitized: it runs inside the plain build)
+$(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -O2 -g -shared -fPIC -o $@ $< -ldl
+
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
 # Missing Debian packages for building and testing; installed when root.
@@ -81,15 +86,15 @@ run: deps
 # Every tier that needs no extra set-up, built with ASan+UBSan.
 check: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl
+	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
-		tests/run.sh unit bats style valgrind
+		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so tests/run.sh unit bats style valgrind
 
 check-unit check-bats check-style check-valgrind: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl
+	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
-		tests/run.sh $(@:check-%=%)
+		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so tests/run.sh $(@:check-%=%)
 
 # Real /sys of this machine; restores every value it changes.
 check-live: deps
@@ -98,9 +103,12 @@ check-live: deps
 
 install: $(BUILD)/wqctl
 	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
+	install -d $(DESTDIR)$(LIBDIR_WQCTL)/profiles
+	install -m 0644 profiles/*.conf $(DESTDIR)$(LIBDIR_WQCTL)/profiles/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
+	rm -rf $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 
 clean:
 	rm -rf build build-san

@@ -63,13 +63,20 @@ tier_valgrind() {
 		--sysroot $tree set writeback max_active=64 cpumask=0-3 affinity_scope=numa nice=-5
 		--sysroot $tree knob cpumask=housekeeping watchdog_thresh=10
 		--sysroot $tree set writeback nice=99
+		--sysroot $tree --profile-dir $top/profiles apply --profile legacy-numa --profile cpu-partitioning
+		--sysroot $tree --profile-dir $top/profiles verify --profile legacy-numa
+		--sysroot $tree --profile-dir $top/profiles check --profile storage-sane-limits
+		--sysroot $tree --profile-dir $top/profiles profile show legacy-numa
+		--sysroot $tree revert
+		--sysroot $tree snapshot
+		--sysroot $tree dump $tree/dump
 	EOF
 	rm -rf "$tree"
 }
 
 tier_style() {
 	local n=0 f out
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch]); do
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c); do
 		n=$((n + 1))
 		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
 			echo "ok $n - clang-format $f"

@@ -38,6 +38,29 @@ static void on_finding(void *data, const struct wq_finding *f)
 	t->warnings += f->severity == WQ_SEV_WARNING;
 }
 
+struct relevant {
+	struct tally *t;
+	const struct wq_whatif *wi;
+};
+
+/* In profile mode only findings about what the profile sets count, not the live state it leaves alone. */
+static void on_relevant(void *data, const struct wq_finding *f)
+{
+	const struct relevant *r = data;
+	bool keep;
+
+	if (!strncmp(f->code, "cpumask-", 8))
+		keep = r->wi->cpus != NULL;
+	else if (!strncmp(f->code, "scope-", 6))
+		keep = r->wi->scope != NULL;
+	else if (!strncmp(f->code, "percpu-", 7))
+		keep = r->wi->cpus || r->wi->scope;
+	else
+		keep = r->wi->max_active > 0;
+	if (keep)
+		on_finding(r->t, f);
+}
+
 /* Findings for what a profile set would do, workqueue by workqueue (settings are grouped per target). */
 static int check_profiles(struct cli *cli, char **names, size_t n, struct tally *t)
 {
@@ -102,8 +125,10 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 		if (x->wq && (wi.max_active || wi.cpus || wi.scope)) {
 			struct wq_info info;
 
+			struct relevant rel = {.t = t, .wi = &wi};
+
 			if (wq_info_read(cli->ctx, x->wq, &info) == 0)
-				wq_check_wq(cli->ctx, &info, &wi, on_finding, t);
+				wq_check_wq(cli->ctx, &info, &wi, on_relevant, &rel);
 			wq_info_clear(&info);
 		}
 		i = j;

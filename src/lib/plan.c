@@ -98,11 +98,18 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		_cleanup_free_ char *txt = NULL;
 		int r;
 
-		if (c->state != WQ_CH_WRITTEN || !c->old)
+		/*
+		 * The failed change too: the file was opened with O_TRUNC, and a
+		 * plain file (a dump) would be left empty; sysfs takes the old value
+		 * back unchanged.
+		 */
+		if ((c->state != WQ_CH_WRITTEN && c->state != WQ_CH_FAILED) || !c->old)
 			continue;
 		txt = wq_value_restore_text(c->type, c->old);
 		r = txt ? wq_value_write(ctx, c->path, c->type, txt) : -ENOMEM;
-		if (r < 0)
+		if (r == -ENOENT)
+			wq_log(ctx, WQ_LOG_WARNING, "%s: gone, nothing to restore", c->object);
+		else if (r < 0)
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", c->object, strerror(-r));
 		else
 			c->state = WQ_CH_RESTORED;
@@ -138,8 +145,7 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			c->err = r;
 			*failed = i;
 			rollback(ctx, p, i + 1);
-			if (c->state == WQ_CH_WRITTEN)
-				c->state = WQ_CH_FAILED;
+			c->state = WQ_CH_FAILED;
 			return r;
 		}
 	}

@@ -109,6 +109,33 @@ teardown() {
 	assert_equal "$output" "$(cat $WQ/writeback/cpumask)"
 }
 
+@test "live: apply a profile to writeback, verify, revert: the kernel's values come back" {
+	pd=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$pd"
+	printf '[workqueue writeback]\nmax_active = 48\nnice = 3\naffinity_scope = numa\n' >"$pd/live.conf"
+	before=$(grep . $WQ/writeback/max_active $WQ/writeback/nice $WQ/writeback/affinity_scope)
+	run "$WQCTL" --profile-dir "$pd" apply --profile live
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" 48
+	assert_equal "$(cat $WQ/writeback/nice)" 3
+	assert_equal "$(cat $WQ/writeback/affinity_scope)" numa
+	run "$WQCTL" --profile-dir "$pd" verify --profile live
+	assert_success
+	run "$WQCTL" revert
+	assert_success
+	assert_equal "$(grep . $WQ/writeback/max_active $WQ/writeback/nice $WQ/writeback/affinity_scope)" "$before"
+	run "$WQCTL" --profile-dir "$pd" verify --profile live
+	assert_equal "$status" 3
+}
+
+@test "live: dump of this machine reproduces show and explain" {
+	run "$WQCTL" dump "$BATS_TEST_TMPDIR/dump"
+	assert_success
+	for args in "show -o NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,NICE" "explain writeback" "check"; do
+		assert_equal "$("$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" $args)" "$("$WQCTL" $args)"
+	done
+}
+
 @test "live: the tier left /sys/devices/virtual/workqueue as it found it" {
 	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
 	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# Malformed profiles: exit 2, FILE:LINE and the reason, nothing written.
+load helpers
+
+setup() {
+	use_tree vmware_fpe 6.18.0
+	PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD"
+	BEFORE=$(tree_sum)
+}
+
+# refused LINE MESSAGE < profile text: 'bad' is refused with FILE:LINE: MESSAGE
+refused() {
+	cat >"$PD/bad.conf"
+	run wq --profile-dir "$PD" apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "$PD/bad.conf:$1: $2"
+	assert_output --partial "nothing applied"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
+W='[workqueue writeback]'
+
+@test "line without '='" { printf 'garbage line\n' | refused 1 "syntax error"; }
+@test "unknown section" { printf '[bogus]\nx = 1\n' | refused 1 "unknown section [bogus]"; }
+@test "workqueue section without a pattern" { printf '[workqueue]\n' | refused 1 "unknown section [workqueue]"; }
+@test "pattern with a blank" { printf '[workqueue a b]\n' | refused 1 "[workqueue PATTERN]: 'a b' is not a workqueue name or glob"; }
+@test "pattern with a slash" { printf '[workqueue ../x]\n' | refused 1 "[workqueue PATTERN]: '../x' is not a workqueue name or glob"; }
+@test "section header without ]" { printf '[workqueue writeback\n' | refused 1 "section header without ']'"; }
+@test "text after a section header" { printf '[global] x\n' | refused 1 "text after the section header"; }
+@test "unknown global key" { printf '[global]\nfoo = 1\n' | refused 2 "unknown key 'foo' in [global]"; }
+@test "unknown workqueue key" { printf '%s\ncolour = red\n' "$W" | refused 2 "unknown key 'colour' in [workqueue writeback]"; }
+@test "unknown profile key" { printf '[profile]\nauthor = me\n' | refused 2 "unknown key 'author' in [profile]"; }
+@test "key outside a section" { printf 'max_active = 3\n' | refused 1 "key 'max_active' outside a section"; }
+@test "max_active 0" { printf '%s\nmax_active = 0\n' "$W" | refused 2 "max_active: invalid value '0': 0 is out of range 1-2048"; }
+@test "max_active not a number" { printf '%s\nmax_active = lots\n' "$W" | refused 2 "max_active: invalid value 'lots': 'lots' is not a decimal integer"; }
+@test "max_active above the kernel's limit" { printf '%s\nmax_active = 4096\n' "$W" | refused 2 "max_active: invalid value '4096': 4096 is out of range 1-2048"; }
+@test "max_active with junk" { printf '%s\nmax_active = 16abc\n' "$W" | refused 2 "max_active: invalid value '16abc': '16abc' is not a decimal integer"; }
+@test "nice out of range" { printf '%s\nnice = 20\n' "$W" | refused 2 "nice: invalid value '20': 20 is out of range -20-19"; }
+@test "cpumask beyond the possible CPUs" { printf '%s\ncpumask = 99\n' "$W" | refused 2 "cpumask: invalid value '99': CPU 99 does not exist on this machine (possible: 0-31)"; }
+@test "cpumask all offline" { printf '%s\ncpumask = 16-23\n' "$W" | refused 2 "cpumask: invalid value '16-23': CPUs 16-23 are all offline (online: 0-15)"; }
+@test "cpumask unknown node" { printf '%s\ncpumask = node:9\n' "$W" | refused 2 "cpumask: invalid value 'node:9': NUMA node 9 does not exist on this machine (nodes: 0,1,2,3)"; }
+@test "cpumask garbage" { printf '%s\ncpumask = everything\n' "$W" | refused 2 "cpumask: invalid value 'everything': 'everything' is not a CPU list"; }
+@test "affinity_scope unknown" { printf '%s\naffinity_scope = socket\n' "$W" | refused 2 "affinity_scope: invalid value 'socket': 'socket' is not an affinity scope"; }
+@test "affinity_strict not a boolean" { printf '%s\naffinity_strict = maybe\n' "$W" | refused 2 "affinity_strict: invalid value 'maybe': 'maybe' is not a boolean"; }
+@test "numa not a boolean" { printf '%s\nnuma = 2\n' "$W" | refused 2 "numa: invalid value '2'"; }
+@test "boot-only global" { printf '[global]\npower_efficient = Y\n' | refused 2 "power_efficient is boot-only"; }
+@test "read-only global" { printf '[global]\ncpumask_requested = 0-3\n' | refused 2 "cpumask_requested is read-only"; }
+@test "default scope cannot be 'default'" { printf '[global]\ndefault_affinity_scope = default\n' | refused 2 "default_affinity_scope: invalid value 'default'"; }
+@test "root cpumask offline" { printf '[global]\ncpumask = 20-23\n' | refused 2 "cpumask: invalid value '20-23'"; }
+@test "owner key without a property" { printf '%s\nowner. = x\n' "$W" | refused 2 "'owner.': owner.PROPERTY needs a property name"; }
+@test "include of a missing profile" { printf '[profile]\ninclude = nope\n' | refused 2 "include 'nope': no such profile"; }
+@test "include of a bad name" { printf '[profile]\ninclude = ../etc\n' | refused 2 "include: '../etc' is not a profile name"; }
+@test "self include" { printf '[profile]\ninclude = bad\n' | refused 2 "include cycle: bad -> bad"; }
+@test "include cycle through another profile" {
+	# reported where the include closes the cycle: other.conf line 2
+	printf '[profile]\ninclude = bad\n' >"$PD/other.conf"
+	printf '[profile]\ninclude = other\n' >"$PD/bad.conf"
+	run wq --profile-dir "$PD" apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "$PD/other.conf:2: include cycle: bad -> other -> bad"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+@test "an error in an included profile names that file" {
+	printf '[workqueue writeback]\n\nnice = 99\n' >"$PD/inc.conf"
+	printf '[profile]\ninclude = inc\n' >"$PD/bad.conf"
+	run wq --profile-dir "$PD" apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "$PD/inc.conf:3: nice: invalid value '99'"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+@test "over-long line is rejected, not truncated" {
+	{ printf '%s\n' "$W"; printf 'max_active = %0250d\n' 1; } | refused 2 "line is longer than"
+}
+@test "over-long comment line too (inih would read its tail as a line)" {
+	{ printf '%s\n' "$W"; printf '; %0300d\nmax_active = 3\n' 0; } | refused 2 "line is longer than"
+}
+@test "binary garbage" { printf '[global]\ncpumask = 0\0001\n' | refused 2 "binary data (NUL byte)"; }
+@test "random binary" { head -c 300 /dev/urandom | tr -d '\n' | tr '\0' x | refused 1 "line is longer than"; }
+@test "continuation line" { printf '%s\nmax_active = 3\n  4\n' "$W" | refused 3 "indented line: continuation lines are not supported"; }
+@test "the error's line number is exact after valid lines" {
+	printf '[profile]\ndescription = ok\n\n; comment\n%s\nmax_active = 8\nnice = -99\n' "$W" | refused 7 "nice: invalid value '-99'"
+}
+@test "every error is reported, not only the first" {
+	printf '%s\nmax_active = 0\nnice = 99\n' "$W" >"$PD/bad.conf"
+	run wq --profile-dir "$PD" apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "bad.conf:2:"
+	assert_output --partial "bad.conf:3:"
+}
+@test "unknown profile name" {
+	run wq --profile-dir "$PD" apply --profile nope
+	assert_equal "$status" 2
+	assert_output --partial "nope: no such profile"
+}
+@test "invalid profile name" {
+	run wq --profile-dir "$PD" apply --profile ../x
+	assert_equal "$status" 2
+	assert_output --partial "../x: not a valid profile name"
+}
+@test "malformed active-profiles file" {
+	mkdir -p "$ROOT/etc/wqctl"
+	printf 'good\n../evil\n' >"$ROOT/etc/wqctl/active-profiles"
+	run wq --profile-dir "$PD" apply
+	assert_equal "$status" 2
+	assert_output --partial "active-profiles:2: '../evil' is not a profile name"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+@test "malformed journal: apply refuses to change anything" {
+	printf '[workqueue writeback]\nnice = 1\n' >"$PD/p.conf"
+	mkdir -p "$ROOT/run/wqctl"
+	printf 'garbage\n' >"$ROOT/run/wqctl/journal"
+	run wq --profile-dir "$PD" apply --profile p
+	assert_equal "$status" 1
+	assert_output --partial "journal:1: malformed journal line"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}

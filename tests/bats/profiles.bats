@@ -1,0 +1,322 @@
+#!/usr/bin/env bats
+# Profiles: parsing, merge rules, apply/verify/revert/snapshot/dump, faults, concurrency.
+load helpers
+
+setup() {
+	use_tree vmware_fpe 6.18.0
+	PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD"
+	BEFORE=$(tree_sum)
+}
+
+# prof NAME: profile text from stdin into the test profile dir
+prof() { cat >"$PD/$1.conf"; }
+wqp() { wq --profile-dir "$PD" "$@"; }
+val() { cat "$(WQDIR)/$1"; }
+
+# bad_profile LINE MESSAGE: the profile 'bad' is refused with FILE:LINE, exit 2, nothing written
+bad_profile() {
+	run wqp apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "$PD/bad.conf:$1: $2"
+	assert_output --partial "nothing applied"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "round trip: snapshot, change, apply the snapshot, identical tree" {
+	wq snapshot >"$PD/snap.conf"
+	run wq set writeback max_active=64 cpumask=0-3 nice=5 affinity_strict=1
+	assert_success
+	run wq set blkcg_punt_bio max_active=7
+	run wq knob watchdog_thresh=7 cpumask=0-7
+	assert_success
+	refute [ "$(tree_sum)" = "$BEFORE" ]
+	run wqp apply --profile snap
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "snapshot is a valid profile that verifies ok against the state it came from" {
+	wq snapshot >"$PD/snap.conf"
+	run wqp verify --profile snap
+	assert_success
+	refute_output --partial drift
+	assert_line --regexp '^writeback/max_active +ok +1024 +1024$'
+}
+
+@test "later profiles override earlier ones" {
+	printf '[workqueue writeback]\nmax_active = 10\nnice = 1\n' | prof p1
+	printf '[workqueue writeback]\nmax_active = 20\n' | prof p2
+	run wqp apply --profile p1 --profile p2
+	assert_success
+	assert_equal "$(val writeback/max_active)" 20
+	assert_equal "$(val writeback/nice)" 1
+}
+
+@test "a later section of the same file overrides an earlier one" {
+	printf '[workqueue writeback]\nmax_active = 10\n[workqueue writeback]\nmax_active = 11\n' | prof p
+	run wqp apply --profile p
+	assert_equal "$(val writeback/max_active)" 11
+}
+
+@test "a section naming the workqueue exactly beats a glob, whatever the order" {
+	printf '[workqueue writeback]\nmax_active = 30\n[workqueue writ*]\nmax_active = 40\nnice = 3\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(val writeback/max_active)" 30
+	assert_equal "$(val writeback/nice)" 3
+	printf '[workqueue *]\nmax_active = 50\n' | prof q
+	run wqp apply --profile p --profile q
+	assert_equal "$(val writeback/max_active)" 30
+	assert_equal "$(val blkcg_punt_bio/max_active)" 50
+}
+
+@test "includes: parents first, optional '-name', each profile once" {
+	printf '[workqueue writeback]\nnice = 1\nmax_active = 7\n' | prof base
+	printf '[profile]\ninclude = base\n[workqueue writeback]\nmax_active = 9\n' | prof mid
+	printf '[profile]\ninclude = base, mid, -not-there\n[workqueue writeback]\nnice = 2\n' | prof child
+	run wqp apply --profile child
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val writeback/max_active)" 9
+	run wqp profile show child
+	assert_success
+	assert_line --index 0 --partial "# base: $PD/base.conf"
+	assert_line --index 1 --partial "# mid: $PD/mid.conf"
+	assert_line --index 2 --partial "# child: $PD/child.conf"
+}
+
+@test "search path: /etc beats /run beats the vendor directory; a /dev/null link masks" {
+	etc=$ROOT/etc/wqctl/profiles run_=$ROOT/run/wqctl/profiles
+	mkdir -p "$etc" "$run_"
+	printf '[workqueue writeback]\nmax_active = 11\n' >"$run_/site.conf"
+	run wq apply --profile site
+	assert_success
+	assert_equal "$(val writeback/max_active)" 11
+	printf '[workqueue writeback]\nmax_active = 12\n' >"$etc/site.conf"
+	run wq apply --profile site
+	assert_equal "$(val writeback/max_active)" 12
+	rm "$etc/site.conf"
+	ln -s /dev/null "$etc/site.conf"
+	run wq apply --profile site
+	assert_equal "$status" 2
+	assert_output --partial "site: profile is masked"
+	run wq profile list -r -n -o NAME
+	assert_success
+	refute_output --partial site
+}
+
+@test "profile use persists the active set atomically; apply and verify use it" {
+	printf '[profile]\ndescription = test one\n[workqueue writeback]\nmax_active = 21\n' | prof one
+	run wqp profile use one
+	assert_success
+	assert_equal "$(grep -v '^#' "$ROOT/etc/wqctl/active-profiles")" "one"
+	run wqp profile current
+	assert_output "one"
+	run wqp profile list -r -n -o NAME
+	assert_line one
+	run wqp verify
+	assert_equal "$status" 3
+	assert_line --regexp '^writeback/max_active +drift +21 +1024$'
+	run wqp apply
+	assert_success
+	assert_equal "$(val writeback/max_active)" 21
+	run wqp verify
+	assert_success
+}
+
+@test "profile use refuses an invalid profile and keeps the old active set" {
+	printf '[workqueue writeback]\nmax_active = 21\n' | prof one
+	printf '[workqueue writeback]\nmax_active = 0\n' | prof bad
+	wqp profile use one
+	run wqp profile use bad
+	assert_equal "$status" 2
+	assert_equal "$(grep -v '^#' "$ROOT/etc/wqctl/active-profiles")" "one"
+}
+
+@test "verify: absent patterns are never ok (exit 3), unsupported is not drift" {
+	printf '[workqueue nvme-wq]\nmax_active = 4\n[workqueue ib-comp-wq]\nnice = 1\n' | prof p
+	run wqp verify --profile p
+	assert_equal "$status" 3
+	assert_line --regexp '^nvme-wq +absent '
+	assert_line --regexp '^ib-comp-wq/nice +unsupported '
+}
+
+@test "apply --dry-run prints the plan, root mask first, and writes nothing" {
+	printf '[workqueue writeback]\ncpumask = node:1\n[global]\ncpumask = 0-7\n' | prof p
+	run wqp apply --dry-run --profile p -r -n -o OBJECT,OLD,NEW
+	assert_success
+	assert_line --index 0 "cpumask 0-31 0-7"
+	assert_line --index 1 "writeback/cpumask 0-31 4-7"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "revert restores originals but leaves a foreign change alone" {
+	printf '[workqueue writeback]\nmax_active = 64\nnice = 4\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	echo 32 >"$(WQDIR)/writeback/max_active"   # someone else
+	run wq revert
+	assert_success
+	assert_output --partial "writeback/max_active: left alone: changed since wqctl wrote '64' (now '32')"
+	assert_equal "$(val writeback/nice)" 0
+	assert_equal "$(val writeback/max_active)" 32
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
+@test "revert keeps the first original across several applies" {
+	printf '[workqueue writeback]\nmax_active = 64\n' | prof a
+	printf '[workqueue writeback]\nmax_active = 65\n' | prof b
+	wqp apply --profile a
+	wqp apply --profile b
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "apply --workqueue touches one workqueue and no globals" {
+	printf '[global]\ncpumask = 0-7\n[workqueue *]\nnice = 2\n' | prof p
+	run wqp apply --profile p --workqueue writeback
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	assert_equal "$(val cpumask)" ffffffff
+}
+
+@test "no active set: apply does nothing and succeeds" {
+	run wqp apply
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "32 concurrent applies end in the profile's state with no torn values" {
+	printf '[global]\ncpumask = 0-15\n[workqueue writeback]\nmax_active = 77\ncpumask = 0-3,8\nnice = -3\n[workqueue blkcg_punt_bio]\nmax_active = 5\n' | prof p
+	pids=()
+	for i in $(seq 32); do
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p 2>>"$BATS_TEST_TMPDIR/err" &
+		pids+=($!)
+	done
+	fails=0
+	for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
+	assert_equal "$fails" 0
+	run wqp verify --profile p
+	assert_success
+	assert_equal "$(val writeback/max_active)" 77
+	assert_equal "$(val writeback/cpumask)" 0000010f
+	assert_equal "$(val cpumask)" 0000ffff
+}
+
+@test "fault injection: the N-th write fails (EINVAL EACCES EIO ENOENT), the tree is restored" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	# five changes: root mask, writeback max_active/cpumask/nice, blkcg_punt_bio max_active
+	printf '[global]\ncpumask = 0-15\n[workqueue writeback]\nmax_active = 77\ncpumask = 0-3\nnice = -3\n[workqueue blkcg_punt_bio]\nmax_active = 5\n' | prof p
+	for e in EINVAL EACCES EIO ENOENT; do
+		for n in 1 2 3 4 5; do
+			run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=$n FAILWRITE_ERRNO=$e \
+				"$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+			assert_equal "$e/$n: $status" "$e/$n: 1"
+			assert_output --partial "write failed"
+			assert_equal "$e/$n: $(tree_sum)" "$e/$n: $BEFORE"
+			[ ! -e "$ROOT/run/wqctl/journal" ] || fail "$e/$n: journal left behind"
+		done
+	done
+	# the sixth write does not exist: the apply succeeds
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=6 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+	assert_success
+}
+
+@test "dump DIR reproduces show, explain and check elsewhere" {
+	run wq dump "$BATS_TEST_TMPDIR/dump"
+	assert_success
+	for args in "show -o NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,NICE,EFFECTIVE_CPUS" "explain writeback" "check" "topology -J" "knob -o NAME,VALUE"; do
+		a=$(wq $args)
+		b=$("$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" $args)
+		assert_equal "$b" "$a"
+	done
+}
+
+@test "apply --udev: the event's workqueue only; foreign events exit 0" {
+	printf '[global]\ncpumask = 0-7\n[workqueue *]\nnice = 2\n' | prof p
+	run env ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	assert_equal "$(val cpumask)" ffffffff
+	run env ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/blkcg_punt_bio \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	run env ACTION=add SUBSYSTEM=net DEVPATH=/devices/virtual/net/lo \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+}
+
+# hostile udev environments: exit 2, a reason, nothing written
+hostile() {
+	run env -i "$@" "$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_equal "$status" 2
+	assert_output --partial "udev event:"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "apply --udev refuses hostile environments" {
+	printf '[workqueue *]\nnice = 2\n' | prof p
+	W=/devices/virtual/workqueue
+	hostile ACTION=add SUBSYSTEM=workqueue
+	hostile ACTION=add DEVPATH=$W/writeback
+	hostile SUBSYSTEM=workqueue DEVPATH=$W/writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/../../../etc
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/writeback/..
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/./writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/net/writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W//writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/a/b
+	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/write back"
+	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(printf 'x\tq')"
+	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(head -c 5000 /dev/zero | tr '\0' a)"
+	hostile "ACTION=$(head -c 100 /dev/zero | tr '\0' a)" SUBSYSTEM=workqueue DEVPATH=$W/writeback
+	hostile ACTION=add "SUBSYSTEM=$(head -c 100 /dev/zero | tr '\0' a)" DEVPATH=$W/writeback
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/..
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/.
+	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=
+	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(head -c 70 /dev/zero | tr '\0' a)"
+}
+
+@test "apply --udev for a workqueue that vanished exits 0" {
+	printf '[workqueue *]\nnice = 2\n' | prof p
+	run env ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/gone \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+}
+
+@test "check --profile reports what a profile would do" {
+	printf '[workqueue writeback]\nmax_active = 4\ncpumask = 0-3,16\n[workqueue ib-comp-wq]\ncpumask = 0\n[workqueue zz*]\nnice = 1\n' | prof p
+	run wqp check --profile p -r -n -o SEVERITY,CODE,TARGET
+	assert_equal "$status" 0
+	assert_line "warning min-active-lowered writeback"
+	assert_line "info cpumask-offline writeback"
+	assert_line "info unsupported ib-comp-wq/cpumask"
+	assert_line "info absent zz*"
+	run wqp check --strict --profile p
+	assert_equal "$status" 3
+}
+
+@test "shipped profiles are clean under check --strict --profile on every fixture and era" {
+	for d in arm-A510-A710-A715-X3 ppc64-POWER7-64cpu s390-lpar vmware_fpe x86_64-64cpu x86_64-dell_e4310 loongarch-kvm_on_loongson_3c6000; do
+		for k in 6.1.0 6.8.0 6.18.0; do
+			use_tree "$d" "$k"
+			for p in numa-local legacy-numa cpu-partitioning storage-sane-limits; do
+				run wq --profile-dir "$TOP/profiles" check --strict --profile "$p"
+				assert_equal "$d $k $p: $status" "$d $k $p: 0"
+			done
+		done
+	done
+	run wq --profile-dir "$TOP/profiles" profile list -r -n -o NAME
+	assert_output "cpu-partitioning
+legacy-numa
+numa-local
+storage-sane-limits"
+}
