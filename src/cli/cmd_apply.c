@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/macro.h"
+#include "../lib/owner.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "plan_out.h"
@@ -17,9 +18,9 @@
 #define UDEV_MAX 4096
 
 /*
- * The workqueue named by a udev event, from ACTION, DEVPATH and SUBSYSTEM.
- * 1 with *wq set, 0 when the event is not ours, -EINVAL for a malformed or
- * hostile environment (why says what).
+ * What a udev event names, from ACTION, DEVPATH and SUBSYSTEM: 1 with the
+ * workqueue in wq, 2 for an owner device (wq holds its subsystem), 0 when
+ * the event is not ours, -EINVAL for a malformed or hostile environment.
  */
 static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 {
@@ -49,8 +50,17 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 	}
 	if (strcmp(action, "add") && strcmp(action, "change"))
 		return 0;
+	if (!strcmp(subsys, "block") || !strcmp(subsys, "scsi_host")) {
+		/* An owner device: the caller maps it to its workqueues. */
+		if (strncmp(devpath, "/devices/", 9)) {
+			snprintf(why, whysz, "DEVPATH '%.80s' is not below /devices", devpath);
+			return -EINVAL;
+		}
+		snprintf(wq, size, "%.16s", subsys);
+		return 2;
+	}
 	if (strcmp(subsys, "workqueue"))
-		return 0; /* owner devices (dm, SCSI hosts): not resolved yet */
+		return 0;
 	if (strncmp(devpath, prefix, sizeof(prefix) - 1)) {
 		snprintf(why, whysz, "DEVPATH '%.80s' is outside /devices/virtual/workqueue", devpath);
 		return -EINVAL;
@@ -62,6 +72,57 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 	}
 	snprintf(wq, size, "%s", name);
 	return 1;
+}
+
+/*
+ * The workqueues an owner-device event concerns: a block device's MAJ:MIN
+ * (from DEVPATH/dev) or a SCSI host's hostN, matched against the owner each
+ * workqueue name maps to. 0 with *out (may be empty), or -EINVAL.
+ */
+static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, size_t *nout)
+{
+	const char *devpath = getenv("DEVPATH"), *base = strrchr(devpath, '/') + 1;
+	struct wq_owner want = {.kind = !strcmp(subsys, "block") ? WQ_OWNER_BLOCK : WQ_OWNER_SCSI_HOST};
+	char **names = NULL, **v;
+	size_t n = 0, cnt = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (want.kind == WQ_OWNER_BLOCK) {
+		char path[4200], buf[32];
+		unsigned int ma, mi;
+		char tail;
+
+		snprintf(path, sizeof(path), "sys%s/dev", devpath);
+		if (wq_root_read_buf(cli->ctx->root, path, buf, sizeof(buf)) < 0)
+			return 0; /* no dev attribute: not a device of ours */
+		if (sscanf(buf, "%u:%u%c", &ma, &mi, &tail) != 2)
+			return -EINVAL;
+		snprintf(want.id, sizeof(want.id), "%u:%u", ma, mi);
+	} else {
+		unsigned int h;
+		char tail;
+
+		if (sscanf(base, "host%u%c", &h, &tail) != 1)
+			return -EINVAL;
+		snprintf(want.id, sizeof(want.id), "host%u", h);
+	}
+	if (wq_list(cli->ctx, &names, &n) < 0)
+		return 0;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++) {
+		struct wq_owner o;
+
+		wq_owner_from_name(names[i], &o);
+		if (o.kind == want.kind && !strcmp(o.id, want.id)) {
+			v[cnt++] = names[i];
+			names[i] = NULL;
+		}
+	}
+	wq_names_free(names, n);
+	*out = v;
+	*nout = cnt;
+	return v ? 0 : -ENOMEM;
 }
 
 /* Save originals, write, and restore both the system and the journal on failure. */
@@ -124,6 +185,9 @@ static int run(struct cli *cli, int argc, char **argv)
 	};
 	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
 	const char *only = NULL;
+	char **targets = NULL;
+	size_t ntargets = 0;
+	int kind = 0;
 	char udev_wq[WQ_NAME_MAX], why[256];
 	struct wq_settings st = {0};
 	struct wq_plan plan = {0};
@@ -169,18 +233,29 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (udev) {
-		int r = udev_target(udev_wq, sizeof(udev_wq), why, sizeof(why));
-
-		if (r < 0) {
+		kind = udev_target(udev_wq, sizeof(udev_wq), why, sizeof(why));
+		if (kind < 0) {
 			cli_err(cli, "udev event: %s", why);
 			return EXIT_USAGE;
 		}
-		if (r == 0)
+		if (kind == 0)
 			return EXIT_OK;
-		only = udev_wq;
+		if (kind == 1)
+			only = udev_wq;
 	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
+	if (kind == 2) {
+		if (owned_workqueues(cli, udev_wq, &targets, &ntargets) < 0) {
+			cli_err(cli, "udev event: DEVPATH '%.80s' does not name a %s device", getenv("DEVPATH"),
+				udev_wq);
+			return EXIT_USAGE;
+		}
+		if (ntargets == 0) {
+			free(targets);
+			return EXIT_OK;
+		}
+	}
 	if (only && !wq_exists(cli->ctx, only)) {
 		if (udev)
 			return EXIT_OK; /* gone again before we ran */
@@ -188,13 +263,21 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_NONE_EXIST;
 	}
 	rc = cli_load_profiles(cli, names, n, &set, &none);
-	if (rc)
+	if (rc || none) {
+		if (none)
+			cli_info(cli, "no active profiles: nothing to apply");
+		wq_names_free(targets, ntargets);
 		return rc;
-	if (none) {
-		cli_info(cli, "no active profiles: nothing to apply");
-		return EXIT_OK;
 	}
-	if (wq_settings_resolve(cli->ctx, &set, only, !only, &st) < 0) {
+	if (only) {
+		targets = calloc(2, sizeof(*targets));
+		if (!targets || !(targets[0] = strdup(only))) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		ntargets = 1;
+	}
+	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && !kind, &st) < 0) {
 		cli_err(cli, "apply: cannot read the workqueues");
 		rc = EXIT_FAIL;
 		goto out;
@@ -210,6 +293,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	rc = dry ? plan_print(cli, &plan) : transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : LOCK_WAIT_MS);
 out:
+	wq_names_free(targets, ntargets);
 	wq_plan_free(&plan);
 	wq_settings_free(&st);
 	wq_pset_free(&set);

@@ -71,7 +71,7 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 
 	if (rc)
 		return rc;
-	if (wq_settings_resolve(cli->ctx, &set, NULL, true, &st) < 0) {
+	if (wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
 		wq_pset_free(&set);
 		return EXIT_FAIL;
 	}

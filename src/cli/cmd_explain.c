@@ -152,7 +152,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (ma) {
 		char *out = NULL;
 
-		r = wq_attr_parse(cli->ctx, &info, WQ_A_MAX_ACTIVE, ma, &out, why, sizeof(why));
+		r = wq_attr_parse(cli->ctx, &info, WQ_A_MAX_ACTIVE, -1, ma, &out, why, sizeof(why));
 		if (r < 0) {
 			cli_err(cli, "--max-active: invalid value '%s': %s", ma, why);
 			goto out;

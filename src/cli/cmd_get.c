@@ -23,7 +23,7 @@ static int attr_missing_reason(struct cli *cli, const struct wq_info *wi, int a)
 	char *dummy = NULL;
 
 	/* wq_attr_parse explains why an attribute is absent; the value is irrelevant. */
-	wq_attr_parse(cli->ctx, wi, (enum wq_attr)a, "0", &dummy, why, sizeof(why));
+	wq_attr_parse(cli->ctx, wi, (enum wq_attr)a, -1, "0", &dummy, why, sizeof(why));
 	free(dummy);
 	cli_err(cli, "%s/%s: %s", wi->name, wq_attr_descs[a].name, why);
 	return EXIT_USAGE;

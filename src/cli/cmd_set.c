@@ -8,6 +8,7 @@
 
 #include "../lib/explain.h"
 #include "../lib/macro.h"
+#include "../lib/owner.h"
 #include "../lib/plan.h"
 #include "../lib/wq.h"
 #include "cli.h"
@@ -104,13 +105,17 @@ static int run(struct cli *cli, int argc, char **argv)
 	/* Validate everything before writing anything. */
 	for (size_t t = 0; t < n; t++) {
 		struct wq_info wi;
+		struct wq_owner_info owner;
 		int r = wq_info_read(cli->ctx, names[t], &wi);
+
+		wq_owner_resolve(cli->ctx, names[t], &owner);
 
 		if (r < 0) {
 			cli_err(cli, "%s: cannot read: %s", names[t],
 				r == -ENOENT ? "no such workqueue" : strerror(-r));
 			invalid++;
 			wq_info_clear(&wi);
+			wq_owner_info_clear(&owner);
 			continue;
 		}
 		for (size_t p = 0; p < npairs; p++) {
@@ -119,8 +124,8 @@ static int run(struct cli *cli, int argc, char **argv)
 			char why[512], obj[160], path[256];
 
 			snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
-			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, pairs[p].value, &newv, why,
-					  sizeof(why));
+			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, owner.node, pairs[p].value, &newv,
+					  why, sizeof(why));
 			if (r < 0) {
 				cli_err(cli, "%s: invalid value '%s': %s", obj, pairs[p].value, why);
 				invalid++;
@@ -132,6 +137,8 @@ static int run(struct cli *cli, int argc, char **argv)
 				continue;
 			}
 			warn_effects(cli, &wi, pairs[p].attr, newv);
+			if (pairs[p].attr == WQ_A_CPUMASK && strstr(pairs[p].value, "local"))
+				cli_info(cli, "%s: local = NUMA node %d of %s", obj, owner.node, owner.o.id);
 			wq_attr_path(path, sizeof(path), wi.name, d->name);
 			if (wq_plan_add(&plan, obj, path, NULL, d->type, wi.raw[pairs[p].attr], newv) < 0) {
 				invalid++;
@@ -139,6 +146,7 @@ static int run(struct cli *cli, int argc, char **argv)
 			}
 		}
 		wq_info_clear(&wi);
+		wq_owner_info_clear(&owner);
 	}
 	wq_names_free(names, n);
 	if (invalid) {

@@ -25,6 +25,7 @@ enum {
 	COL_EFFECTIVE_CPUS,
 	COL_NUMA,
 	COL_PATH,
+	COL_OWNER_NODE,
 };
 
 static const struct colinfo cols[] = {
@@ -42,6 +43,8 @@ static const struct colinfo cols[] = {
 			    "CPUs actually used: cpumask & root cpumask, or the root cpumask"},
     [COL_NUMA] = {"NUMA", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "legacy NUMA affinity (<= 6.5)"},
     [COL_PATH] = {"PATH", 0.2, 0, SCOLS_JSON_STRING, "sysfs directory"},
+    [COL_OWNER_NODE] = {"OWNER_NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"NUMA node of the owner device (what 'local' means)"},
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
@@ -74,7 +77,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 	out_set(o, ln, COL_NAME, wi->name);
 	out_set(o, ln, COL_KIND, wi->unbound ? "unbound" : "percpu");
 	/* Unknown or absent values are "-" (null in JSON), never blank. */
-	for (int id = COL_MAX_ACTIVE; id <= COL_PATH; id++)
+	for (int id = COL_MAX_ACTIVE; id <= COL_OWNER_NODE; id++)
 		out_set(o, ln, id, NULL);
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
 		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
@@ -111,6 +114,14 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 
 		wq_owner_from_name(wi->name, &ow);
 		out_set(o, ln, COL_OWNER, wq_owner_format(&ow, buf, sizeof(buf)));
+	}
+	if (out_has(o, COL_OWNER_NODE)) {
+		struct wq_owner_info oi;
+
+		wq_owner_resolve(ctx, wi->name, &oi);
+		if (oi.node >= 0)
+			out_setf(o, ln, COL_OWNER_NODE, "%d", oi.node);
+		wq_owner_info_clear(&oi);
 	}
 	if (out_has(o, COL_PATH)) {
 		char path[256];

@@ -58,7 +58,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		out_free(&o);
 		return none ? EXIT_USAGE : rc;
 	}
-	if (wq_settings_resolve(cli->ctx, &set, NULL, true, &st) < 0) {
+	if (wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
 		cli_err(cli, "verify: cannot read the workqueues");
 		rc = EXIT_FAIL;
 		goto out;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "knob.h"
+#include "owner.h"
 #include "macro.h"
 #include "wq.h"
 
@@ -108,15 +109,22 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 	return 0;
 }
 
-static bool section_matches(const struct wq_psect *s, const char *wq)
+/* Name glob, and every owner.PROPERTY glob against the owner's properties (none without an owner). */
+static bool section_matches(const struct wq_psect *s, const char *wq, const struct wq_owner_info *oi)
 {
 	if (s->global || fnmatch(s->pattern, wq, 0) != 0)
 		return false;
-	/* Owner properties are not resolved yet: an owner.* section never matches. */
-	return s->nowner == 0;
+	for (size_t i = 0; i < s->nowner; i++) {
+		const char *v = oi ? wq_owner_prop(oi, s->owner[i].key) : NULL;
+
+		if (!v || fnmatch(s->owner[i].value, v, 0) != 0)
+			return false;
+	}
+	return true;
 }
 
-static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, struct wq_settings *out)
+static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, const struct wq_owner_info *oi,
+		      struct wq_settings *out)
 {
 	struct wq_info wi;
 	int r = wq_info_read(ctx, name, &wi);
@@ -136,7 +144,7 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 		for (size_t i = 0; i < set->ns; i++) {
 			const struct wq_psect *s = &set->s[i];
 
-			if (!section_matches(s, name) || (exact && !s->exact))
+			if (!section_matches(s, name, oi) || (exact && !s->exact))
 				continue;
 			for (size_t j = 0; j < s->nkv; j++) {
 				if (!streq(s->kv[j].key, wq_attr_descs[a].name))
@@ -158,12 +166,14 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 		wq_attr_path(path, sizeof(path), name, wq_attr_descs[a].name);
 		x->path = strdup(path);
 		x->current = wi.raw[a] ? strdup(wi.raw[a]) : NULL;
-		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, kv->value, &x->write, x->why, sizeof(x->why));
+		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
 		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a))))
 			x->status = WQ_SET_UNSUPPORTED;
-		else if (r < 0 && strstr(kv->value, "local"))
+		else if (r < 0 && strstr(kv->value, "local") && oi->node < 0) {
 			x->status = WQ_SET_SKIPPED;
-		else if (r < 0)
+			snprintf(x->why, sizeof(x->why), "'local' needs the owner's NUMA node: %s",
+				 oi->o.kind == WQ_OWNER_NONE ? "this workqueue has no owner device" : oi->node_why);
+		} else if (r < 0)
 			x->status = WQ_SET_INVALID;
 		else if (!x->current) {
 			x->status = WQ_SET_INVALID;
@@ -174,9 +184,26 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 	return 0;
 }
 
-int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const char *only_wq, bool globals,
+static bool in_list(char *const *only, size_t nonly, const char *name)
+{
+	for (size_t i = 0; i < nonly; i++)
+		if (streq(only[i], name))
+			return true;
+	return nonly == 0;
+}
+
+static bool pattern_in_list(const char *pattern, char *const *only, size_t nonly)
+{
+	for (size_t i = 0; i < nonly; i++)
+		if (fnmatch(pattern, only[i], 0) == 0)
+			return true;
+	return nonly == 0;
+}
+
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
 			struct wq_settings *out)
 {
+	struct wq_owner_info *owners = NULL;
 	char **names = NULL;
 	size_t n = 0;
 	int r;
@@ -190,15 +217,22 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const cha
 	r = wq_list(ctx, &names, &n);
 	if (r < 0)
 		return r;
+	owners = calloc(n + 1, sizeof(*owners));
+	for (size_t k = 0; owners && k < n && r == 0; k++)
+		r = wq_owner_resolve(ctx, names[k], &owners[k]);
+	if (!owners || r < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
 	/* Sections whose pattern reaches no workqueue are reported, never silently ok. */
 	for (size_t i = 0; i < set->ns; i++) {
 		const struct wq_psect *s = &set->s[i];
 		bool hit = false;
 
-		if (s->global || (only_wq && fnmatch(s->pattern, only_wq, 0) != 0))
+		if (s->global || !pattern_in_list(s->pattern, only, nonly))
 			continue;
 		for (size_t k = 0; k < n && !hit; k++)
-			hit = (!only_wq || streq(names[k], only_wq)) && section_matches(s, names[k]);
+			hit = in_list(only, nonly, names[k]) && section_matches(s, names[k], &owners[k]);
 		if (!hit) {
 			struct wq_pkv kv = {.value = (char *)"", .line = s->line};
 			struct wq_setting *x = add(out, s->pattern, NULL, "", &kv, s->file);
@@ -213,8 +247,12 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const cha
 		}
 	}
 	for (size_t k = 0; k < n && r == 0; k++)
-		if (!only_wq || streq(names[k], only_wq))
-			r = resolve_wq(ctx, set, names[k], out);
+		if (in_list(only, nonly, names[k]))
+			r = resolve_wq(ctx, set, names[k], &owners[k], out);
+out:
+	for (size_t k = 0; owners && k < n; k++)
+		wq_owner_info_clear(&owners[k]);
+	free(owners);
 	wq_names_free(names, n);
 	return r;
 }

@@ -43,10 +43,10 @@ struct wq_settings {
 };
 
 /*
- * Resolve set against the running system. only_wq limits it to one
- * workqueue; globals includes the [global] keys. 0 or -errno.
+ * Resolve set against the running system. only (nonly > 0) limits it to
+ * those workqueues; globals includes the [global] keys. 0 or -errno.
  */
-int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, const char *only_wq, bool globals,
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
 			struct wq_settings *out);
 void wq_settings_free(struct wq_settings *s);
 const char *wq_setting_status_name(enum wq_setting_status s);

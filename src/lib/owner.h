@@ -3,6 +3,7 @@
 #ifndef WQ_OWNER_H
 #define WQ_OWNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum wq_owner_kind {
@@ -16,6 +17,36 @@ struct wq_owner {
 	enum wq_owner_kind kind;
 	char id[32]; /* "253:0", "host3", "session5" */
 };
+
+struct wq_owner_prop {
+	char *key;
+	char *value;
+};
+
+/* The owner device as found in sysfs and the udev database. */
+struct wq_owner_info {
+	struct wq_owner o;
+	bool present; /* the device exists */
+	char devpath[512]; /* root-relative device directory */
+	int node; /* NUMA node, -1 unknown */
+	char node_why[200]; /* why node is -1 (several nodes, none reported) */
+	struct wq_owner_prop *props;
+	size_t nprops;
+};
+
+struct wq_ctx;
+
+/*
+ * Resolve the owner device of a workqueue: its sysfs directory, its NUMA
+ * node (block devices: the nodes of the physical devices under it via
+ * slaves/; SCSI hosts: their parent device) and its properties (the udev
+ * database: libudev live, DIR/run/udev/data in a sysroot; plus dm/name and
+ * dm/uuid as DM_NAME, DM_UUID). 0 (also without an owner) or -ENOMEM.
+ */
+int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *out);
+void wq_owner_info_clear(struct wq_owner_info *oi);
+/* Property value, or NULL. */
+const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
 
 /* Map a workqueue name to its owner; kind WQ_OWNER_NONE when it has none. */
 void wq_owner_from_name(const char *name, struct wq_owner *o);

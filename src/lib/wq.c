@@ -559,8 +559,8 @@ char *wq_value_display(enum wq_vtype type, const char *raw)
 	return strdup(raw);
 }
 
-int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text, char **out,
-		  char *why, size_t whysz)
+int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, int owner_node, const char *text,
+		  char **out, char *why, size_t whysz)
 {
 	const struct wq_attr_desc *d = &wq_attr_descs[attr];
 	long lo = 0, hi = 0;
@@ -601,7 +601,7 @@ int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr att
 	default: break;
 	}
 	{
-		int r = wq_value_parse(ctx, d->type, lo, hi, -1, true, text, out, why, whysz);
+		int r = wq_value_parse(ctx, d->type, lo, hi, owner_node, true, text, out, why, whysz);
 
 		if (r == -ERANGE && attr == WQ_A_MAX_ACTIVE)
 			snprintf(why + strlen(why), whysz - strlen(why), " on %s %s workqueues",

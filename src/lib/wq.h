@@ -101,10 +101,11 @@ bool wq_value_equal(enum wq_vtype type, const char *a, const char *b);
 char *wq_value_display(enum wq_vtype type, const char *raw);
 
 /*
- * Validate ATTR=VALUE for a workqueue; *out is the text to write.
+ * Validate ATTR=VALUE for a workqueue; *out is the text to write. owner_node
+ * is the NUMA node of its owner device for 'local' (-1: none).
  * 0, or -EINVAL/-ENOTSUP with why.
  */
-int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, const char *text, char **out,
-		  char *why, size_t whysz);
+int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, int owner_node, const char *text,
+		  char **out, char *why, size_t whysz);
 
 #endif
