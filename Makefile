@@ -69,7 +69,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # Missing Debian packages for building and testing; installed when root.
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
-	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db
+	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -101,14 +101,28 @@ check-live: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
 
-install: $(BUILD)/wqctl
+UDEVRULESDIR ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
+SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
+
+$(BUILD)/60-wqctl.rules: udev/60-wqctl.rules
+	@mkdir -p $(dir $@)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+
+$(BUILD)/wqctl.service: systemd/wqctl.service.in
+	@mkdir -p $(dir $@)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+
+install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service
 	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
 	install -d $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 	install -m 0644 profiles/*.conf $(DESTDIR)$(LIBDIR_WQCTL)/profiles/
+	install -D -m 0644 $(BUILD)/60-wqctl.rules $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules
+	install -D -m 0644 $(BUILD)/wqctl.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
 	rm -rf $(DESTDIR)$(LIBDIR_WQCTL)/profiles
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
 
 clean:
 	rm -rf build build-san

@@ -76,7 +76,7 @@ tier_valgrind() {
 
 tier_style() {
 	local n=0 f out
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c); do
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.c); do
 		n=$((n + 1))
 		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
 			echo "ok $n - clang-format $f"

@@ -3,6 +3,10 @@
 
 #include <errno.h>
 #include <libudev.h>
+#include <netlink/netlink.h>
+#include <netlink/route/link.h>
+#include <netlink/route/route.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +264,8 @@ static int sysfs_prop(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *
 	return add_prop(oi, key, buf);
 }
 
+static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size);
+
 int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *oi)
 {
 	char link[128], dbid[96];
@@ -306,10 +312,182 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 		if (r == 0)
 			r = sysfs_prop(ctx, oi, "dm/uuid", "DM_UUID");
 	} else {
+		char addr[64], chain[256], why[200];
+
 		oi->node = walk_node(ctx, oi->devpath);
-		if (oi->node < 0)
+		/* iSCSI: the node of the network device that carries the connection (netlink, live only). */
+		if (oi->node < 0 && iscsi_peer(ctx, oi, addr, sizeof(addr)) == 0) {
+			oi->node = wq_net_node(ctx, addr, chain, sizeof(chain), why, sizeof(why));
+			if (oi->node < 0)
+				snprintf(oi->node_why, sizeof(oi->node_why), "%s", why);
+		} else if (oi->node < 0) {
 			snprintf(oi->node_why, sizeof(oi->node_why), "%s reports no NUMA node", oi->o.id);
+		}
 		r = udev_props(ctx, oi, dbid);
 	}
 	return r;
+}
+
+/* --- network locality (iSCSI): route -> stacked links -> physical devices -> numa_node --- */
+
+struct netwalk {
+	struct wq_ctx *ctx;
+	struct nl_cache *links;
+	unsigned long long nodes;
+	bool unknown;
+	char chain[256];
+};
+
+static void chain_add(struct netwalk *w, const char *s)
+{
+	size_t len = strlen(w->chain);
+
+	snprintf(w->chain + len, sizeof(w->chain) - len, "%s%s", len ? " " : "", s);
+}
+
+static bool is_stacked(const char *type)
+{
+	static const char *const t[] = {"vlan", "macvlan", "macvtap", "ipvlan", "ipvtap"};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(type, t[i]))
+			return true;
+	return false;
+}
+
+static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
+{
+	struct rtnl_link *l = rtnl_link_get(w->links, ifindex);
+	const char *name, *type;
+	bool lower = false;
+	char buf[160], dev[600];
+	struct nl_object *obj;
+
+	if (!l || depth > 8) {
+		w->unknown = true;
+		if (l)
+			rtnl_link_put(l);
+		return;
+	}
+	name = rtnl_link_get_name(l);
+	type = rtnl_link_get_type(l);
+	/* A bond, team or bridge: the devices enslaved to it. */
+	for (obj = nl_cache_get_first(w->links); obj; obj = nl_cache_get_next(obj)) {
+		struct rtnl_link *s = (struct rtnl_link *)obj;
+
+		if (rtnl_link_get_master(s) == ifindex) {
+			if (!lower) {
+				snprintf(buf, sizeof(buf), "%s(%s)->", name, type ? type : "master");
+				chain_add(w, buf);
+			}
+			lower = true;
+			net_dev_nodes(w, rtnl_link_get_ifindex(s), depth + 1);
+		}
+	}
+	/* A VLAN (or macvlan/ipvlan) on top of another link; a veth's link is its peer, not a lower device. */
+	if (!lower && type && is_stacked(type) && rtnl_link_get_link(l) > 0 && rtnl_link_get_link(l) != ifindex) {
+		snprintf(buf, sizeof(buf), "%s(%s)->", name, type ? type : "stacked");
+		chain_add(w, buf);
+		lower = true;
+		net_dev_nodes(w, rtnl_link_get_link(l), depth + 1);
+	}
+	if (!lower) {
+		char link[200];
+
+		snprintf(link, sizeof(link), "sys/class/net/%s/device", name);
+		if (resolve_link(w->ctx, link, dev, sizeof(dev)) == 0) {
+			int n = walk_node(w->ctx, dev);
+
+			snprintf(buf, sizeof(buf), "%s(node %d)", name, n);
+			if (n >= 0 && n < 64)
+				w->nodes |= 1ULL << n;
+			else
+				w->unknown = true;
+		} else {
+			snprintf(buf, sizeof(buf), "%s(virtual)", name);
+			w->unknown = true;
+		}
+		chain_add(w, buf);
+	}
+	rtnl_link_put(l);
+}
+
+int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz)
+{
+	struct netwalk w = {.ctx = ctx};
+	struct nl_sock *sk = NULL;
+	struct nl_addr *dst = NULL;
+	struct rtnl_route *route = NULL;
+	int node = -1, r;
+
+	chain[0] = '\0';
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "a route lookup needs the live system");
+		return -1;
+	}
+	if (nl_addr_parse(addr, AF_UNSPEC, &dst) < 0) {
+		snprintf(why, whysz, "'%s' is not an IP address", addr);
+		return -1;
+	}
+	sk = nl_socket_alloc();
+	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 || rtnl_link_alloc_cache(sk, AF_UNSPEC, &w.links) < 0) {
+		snprintf(why, whysz, "netlink is not available");
+		goto out;
+	}
+	r = rtnl_route_lookup(sk, dst, &route);
+	if (r < 0 || !route || rtnl_route_get_nnexthops(route) < 1) {
+		snprintf(why, whysz, "no route to %s", addr);
+		goto out;
+	}
+	for (int i = 0; i < rtnl_route_get_nnexthops(route); i++)
+		net_dev_nodes(&w, rtnl_route_nh_get_ifindex(rtnl_route_nexthop_n(route, i)), 0);
+	snprintf(chain, chainsz, "%s", w.chain);
+	if (__builtin_popcountll(w.nodes) == 1 && !w.unknown)
+		node = __builtin_ctzll(w.nodes);
+	else if (__builtin_popcountll(w.nodes) > 1)
+		snprintf(why, whysz, "%s reaches devices on several NUMA nodes (%s)", addr, w.chain);
+	else
+		snprintf(why, whysz, "no device on the way to %s reports a NUMA node (%s)", addr, w.chain);
+out:
+	if (route)
+		rtnl_route_put(route);
+	if (w.links)
+		nl_cache_free(w.links);
+	nl_addr_put(dst);
+	nl_socket_free(sk);
+	return node;
+}
+
+/* The peer address of an iSCSI session's first connection, or of a host's first session. */
+static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size)
+{
+	_cleanup_closedir_ DIR *d = wq_root_opendir(ctx->root, "sys/class/iscsi_connection");
+	struct dirent *de;
+	char host_dir[600] = "";
+	unsigned int sid = 0;
+
+	if (oi->o.kind == WQ_OWNER_ISCSI_SESSION)
+		sscanf(oi->o.id, "session%u", &sid);
+	else /* the host's device directory, e.g. sys/devices/platform/host5 */
+		snprintf(
+		    host_dir, sizeof(host_dir), "%.*s",
+		    (int)(strstr(oi->devpath, "/scsi_host/") ? strstr(oi->devpath, "/scsi_host/") - oi->devpath : 0),
+		    oi->devpath);
+	while (d && (de = readdir(d))) {
+		char link[300], target[512], path[700];
+		unsigned int s, c;
+
+		if (sscanf(de->d_name, "connection%u:%u", &s, &c) != 2)
+			continue;
+		snprintf(link, sizeof(link), "sys/class/iscsi_connection/%s", de->d_name);
+		if (oi->o.kind == WQ_OWNER_ISCSI_SESSION
+			? s != sid
+			: (!host_dir[0] || resolve_link(ctx, link, target, sizeof(target)) < 0 ||
+			   strncmp(target, host_dir, strlen(host_dir))))
+			continue;
+		snprintf(path, sizeof(path), "%s/address", link);
+		if (wq_root_read_buf(ctx->root, path, addr, size) > 0)
+			return 0;
+	}
+	return -ENOENT;
 }

@@ -45,6 +45,13 @@ struct wq_ctx;
  */
 int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *out);
 void wq_owner_info_clear(struct wq_owner_info *oi);
+/*
+ * NUMA node of the physical network device(s) that carry traffic to addr:
+ * route lookup through netlink (libnl), then down VLAN and bond/team/bridge
+ * stacking to devices with a numa_node. -1 with why when none, several, or
+ * not live; chain describes the path.
+ */
+int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz);
 /* Property value, or NULL. */
 const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
 

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Cost of one udev event on the hook path: `wqctl apply --udev` for a
+# workqueue whose profile has no owner rules (and nothing to change),
+# against a floor measured in the same run: bench/floor (exec + read that
+# workqueue's attribute files) and /bin/true (exec alone).
+# Prints medians of wall time over RUNS runs and instruction counts
+# (callgrind, exact and repeatable), each as a ratio to the floor.
+#   bench/hook.sh [WQCTL]      (default: build/wqctl, the plain build)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+wqctl=${1:-$top/build/wqctl}
+runs=${RUNS:-300}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc -O2 -o "$tmp/floor" "$top/bench/floor.c"
+"$top/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$tmp/root" >/dev/null
+mkdir -p "$tmp/profiles"
+# rules for other workqueues and for writeback at its current values: nothing to write
+printf '[workqueue writeback]\nmax_active = 1024\nnice = 0\n[workqueue kcryptd-*]\nnice = -1\n' >"$tmp/profiles/p.conf"
+export ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback
+hook=("$wqctl" --sysroot "$tmp/root" --profile-dir "$tmp/profiles" apply --udev --profile p)
+floor=("$tmp/floor" "$tmp/root" writeback)
+"${hook[@]}" || { echo "hook: wqctl failed" >&2; exit 1; }
+
+median_ns() { # command...: median wall time of $runs runs, in ns
+	local i t0 t1
+	for ((i = 0; i < runs; i++)); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1
+		t1=$(date +%s%N)
+		echo $((t1 - t0))
+	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+instructions() { # command...: instructions executed (callgrind, whole process)
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >/dev/null 2>&1 || true
+	awk '/^summary:/ { print $2 }' "$tmp/cg.out"
+}
+
+t_true=$(median_ns /bin/true)
+t_floor=$(median_ns "${floor[@]}")
+t_hook=$(median_ns "${hook[@]}")
+i_true=$(instructions /bin/true)
+i_floor=$(instructions "${floor[@]}")
+i_hook=$(instructions "${hook[@]}")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '%-34s %12s %14s\n' "command" "median_us" "instructions"
+printf '%-34s %12.1f %14d\n' "/bin/true (exec cost)" "$(awk -v t="$t_true" 'BEGIN{print t/1000}')" "$i_true"
+printf '%-34s %12.1f %14d\n' "floor (exec + read attributes)" "$(awk -v t="$t_floor" 'BEGIN{print t/1000}')" "$i_floor"
+printf '%-34s %12.1f %14d\n' "wqctl apply --udev" "$(awk -v t="$t_hook" 'BEGIN{print t/1000}')" "$i_hook"
+echo "ratio to floor: wall $(ratio "$t_hook" "$t_floor")x, instructions $(ratio "$i_hook" "$i_floor")x (target: 1.3x)"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# Owner devices (SPEC §5): dm-crypt, SCSI and iSCSI hosts in a sysroot with udev data.
+load helpers
+
+setup() {
+	use_tree vmware_fpe 6.18.0
+	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD"
+	BEFORE=$(tree_sum)
+}
+
+prof() { cat >"$PD/$1.conf"; }
+wqp() { wq --profile-dir "$PD" "$@"; }
+val() { cat "$(WQDIR)/$1"; }
+
+@test "owners and their NUMA nodes" {
+	run wq show -r -n -o NAME,OWNER,OWNER_NODE
+	assert_success
+	# dm-0 sits on sda under PCI 0000:00:10.0 (numa_node 1); both kcryptd of the reload map to it
+	assert_line "kcryptd-253:0-1 block:253:0 1"
+	assert_line "kcryptd-253:0-2 block:253:0 1"
+	# dm-1 spans sdb (node 1) and sdc (node 2): no single node
+	assert_line "kcryptd-253:1-1 block:253:1 -"
+	assert_line "scsi_tmf_2 scsi_host:host2 1"
+	assert_line "scsi_wq_2 scsi_host:host2 1"
+	# a platform iSCSI host reports no node; in a sysroot the route cannot be looked up
+	assert_line "iscsi_q_5 scsi_host:host5 -"
+	assert_line "iscsi_ctrl_5:1 iscsi_session:session1 -"
+	assert_line "writeback - -"
+}
+
+@test "owner.* globs match udev properties; cpumask = local is the owner's node" {
+	printf '[workqueue kcryptd-*]\nowner.DM_UUID = CRYPT-LUKS2-*\nowner.DM_NAME = luks-data\ncpumask = local\nnice = -2\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	# node1 of vmware_fpe = CPUs 4-7 = 0x000000f0
+	assert_equal "$(val kcryptd-253:0-1/cpumask)" 000000f0
+	assert_equal "$(val kcryptd-253:0-2/cpumask)" 000000f0
+	assert_equal "$(val kcryptd-253:0-1/nice)" -2
+	# dm-1 is luks-wide: the DM_NAME glob does not match
+	assert_equal "$(val kcryptd-253:1-1/nice)" 0
+	assert_equal "$(val writeback/nice)" 0
+}
+
+@test "owner.* negative cases: wrong value, unknown property, no owner" {
+	printf '[workqueue *]\nowner.DM_UUID = LVM-*\nnice = 5\n[workqueue writeback]\nowner.ID_PATH = *\nnice = 6\n[workqueue kcryptd*]\nowner.NO_SUCH = *\nnice = 7\n' | prof p
+	run wqp verify --profile p
+	assert_equal "$status" 3
+	assert_line --regexp '^\* +absent '
+	assert_line --regexp '^writeback +absent '
+	assert_line --regexp '^kcryptd\* +absent '
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "owner.* from sysfs attributes (dm/name) when the udev database lacks them" {
+	rm "$ROOT/run/udev/data/b253:0"
+	printf '[workqueue kcryptd-253:0-*]\nowner.DM_NAME = luks-data\nnice = 3\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(val kcryptd-253:0-1/nice)" 3
+}
+
+@test "owner.* on SCSI and iSCSI udev properties" {
+	printf '[workqueue scsi_*]\nowner.ID_PATH = pci-0000:00:10.0-*\nmax_active = 2\n[workqueue iscsi_ctrl_*]\nowner.ID_PATH = ip-192.0.2.10:3260-*\nnice = 4\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(val scsi_tmf_2/max_active)" 2
+	assert_equal "$(val iscsi_ctrl_5:1/nice)" 4
+}
+
+@test "local without an owner node is skipped with the reason, an error for check --profile" {
+	printf '[workqueue *]\ncpumask = local\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_output --partial "writeback/cpumask: skipped: 'local' needs the owner's NUMA node: this workqueue has no owner device"
+	assert_output --partial "kcryptd-253:1-1/cpumask: skipped: 'local' needs the owner's NUMA node: the devices under 253:1 sit on several NUMA nodes"
+	assert_output --partial "iscsi_q_5/cpumask: skipped: 'local' needs the owner's NUMA node: a route lookup needs the live system"
+	assert_equal "$(val scsi_tmf_2/cpumask)" 000000f0
+	run wqp check --profile p -r -n -o SEVERITY,CODE,TARGET
+	assert_equal "$status" 3
+	assert_line "error local-no-owner writeback/cpumask"
+}
+
+@test "set cpumask=local on an owned workqueue; refused on one without an owner" {
+	run wq set kcryptd-253:0-1 cpumask=local
+	assert_success
+	assert_equal "$(val kcryptd-253:0-1/cpumask)" 000000f0
+	run wq set writeback cpumask=local
+	assert_equal "$status" 2
+	assert_output --partial "'local' needs an owner device"
+}
+
+@test "apply --udev for a dm block device applies to the kcryptd workqueues it owns" {
+	printf '[workqueue kcryptd-*]\ncpumask = local\n' | prof p
+	run env ACTION=change SUBSYSTEM=block DEVPATH=/devices/virtual/block/dm-0 \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val kcryptd-253:0-1/cpumask)" 000000f0
+	assert_equal "$(val kcryptd-253:0-2/cpumask)" 000000f0
+	# dm-1's workqueue was not part of the event
+	assert_equal "$(val kcryptd-253:1-1/cpumask)" ffffffff
+}
+
+@test "apply --udev for a SCSI host applies to its workqueues" {
+	printf '[workqueue scsi_*]\nmax_active = 3\n' | prof p
+	run env ACTION=add SUBSYSTEM=scsi_host DEVPATH=/devices/pci0000:00/0000:00:10.0/host2/scsi_host/host2 \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val scsi_tmf_2/max_active)" 3
+	assert_equal "$(val scsi_wq_2/max_active)" 3
+}
+
+@test "apply --udev: an owner event without workqueues, or a bad owner path" {
+	printf '[workqueue *]\nnice = 1\n' | prof p
+	run env ACTION=add SUBSYSTEM=block DEVPATH=/devices/pci0000:00/0000:00:10.0/host2/target2:0:0/2:0:0:0/block/sda \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run env ACTION=add SUBSYSTEM=scsi_host DEVPATH=/devices/platform/notahost \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_equal "$status" 2
+	run env ACTION=add SUBSYSTEM=block DEVPATH=/class/block/dm-0 \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_equal "$status" 2
+	assert_output --partial "is not below /devices"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
