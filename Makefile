@@ -13,6 +13,9 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c
+# libudev, libnuma and libnl are dlopen()ed on first use (src/lib/dl.c): the udev
+# hook path must not pay for loading them. Their headers still come from pkg-config.
+LINK_PKGS := inih smartcols json-c
 
 BUILD ?= build
 SAN ?=
@@ -29,7 +32,7 @@ endif
 
 # Evaluated only when building, so `make deps` works before the -dev packages exist.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS)) -ldl
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
 	-DWQCTL_VERSION='"$(VERSION)"' \
 	-DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \

@@ -2,16 +2,13 @@
 #include "owner.h"
 
 #include <errno.h>
-#include <libudev.h>
-#include <netlink/netlink.h>
-#include <netlink/route/link.h>
-#include <netlink/route/route.h>
 #include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "dl.h"
 #include "macro.h"
 
 /* One row per naming rule: prefix, owner kind, and how the id is spelled. */
@@ -214,8 +211,10 @@ void wq_owner_info_clear(struct wq_owner_info *oi)
 /* Properties from the udev database: libudev live, the db file in a dump. */
 static int udev_props(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *dbid)
 {
-	if (wq_root_is_live(ctx->root)) {
-		struct udev *u = udev_new();
+	const struct wq_libudev *U = wq_root_is_live(ctx->root) ? wq_libudev() : NULL;
+
+	if (U) {
+		struct udev *u = U->udev_new();
 		struct udev_device *dev;
 		struct udev_list_entry *e;
 		char syspath[600];
@@ -224,14 +223,13 @@ static int udev_props(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *
 		if (!u)
 			return 0;
 		snprintf(syspath, sizeof(syspath), "/%s", oi->devpath);
-		dev = udev_device_new_from_syspath(u, syspath);
-		udev_list_entry_foreach(e, dev ? udev_device_get_properties_list_entry(dev) : NULL)
-		{
-			if (r == 0)
-				r = add_prop(oi, udev_list_entry_get_name(e), udev_list_entry_get_value(e));
-		}
-		udev_device_unref(dev);
-		udev_unref(u);
+		dev = U->udev_device_new_from_syspath(u, syspath);
+		for (e = dev ? U->udev_device_get_properties_list_entry(dev) : NULL; e && r == 0;
+		     e = U->udev_list_entry_get_next(e))
+			r = add_prop(oi, U->udev_list_entry_get_name(e), U->udev_list_entry_get_value(e));
+		if (dev)
+			U->udev_device_unref(dev);
+		U->udev_unref(u);
 		return r;
 	} else {
 		_cleanup_free_ char *db = NULL;
@@ -331,6 +329,7 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 /* --- network locality (iSCSI): route -> stacked links -> physical devices -> numa_node --- */
 
 struct netwalk {
+	const struct wq_libnl *L;
 	struct wq_ctx *ctx;
 	struct nl_cache *links;
 	unsigned long long nodes;
@@ -357,7 +356,8 @@ static bool is_stacked(const char *type)
 
 static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 {
-	struct rtnl_link *l = rtnl_link_get(w->links, ifindex);
+	const struct wq_libnl *L = w->L;
+	struct rtnl_link *l = L->rtnl_link_get(w->links, ifindex);
 	const char *name, *type;
 	bool lower = false;
 	char buf[160], dev[600];
@@ -366,30 +366,30 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 	if (!l || depth > 8) {
 		w->unknown = true;
 		if (l)
-			rtnl_link_put(l);
+			L->rtnl_link_put(l);
 		return;
 	}
-	name = rtnl_link_get_name(l);
-	type = rtnl_link_get_type(l);
+	name = L->rtnl_link_get_name(l);
+	type = L->rtnl_link_get_type(l);
 	/* A bond, team or bridge: the devices enslaved to it. */
-	for (obj = nl_cache_get_first(w->links); obj; obj = nl_cache_get_next(obj)) {
+	for (obj = L->nl_cache_get_first(w->links); obj; obj = L->nl_cache_get_next(obj)) {
 		struct rtnl_link *s = (struct rtnl_link *)obj;
 
-		if (rtnl_link_get_master(s) == ifindex) {
+		if (L->rtnl_link_get_master(s) == ifindex) {
 			if (!lower) {
 				snprintf(buf, sizeof(buf), "%s(%s)->", name, type ? type : "master");
 				chain_add(w, buf);
 			}
 			lower = true;
-			net_dev_nodes(w, rtnl_link_get_ifindex(s), depth + 1);
+			net_dev_nodes(w, L->rtnl_link_get_ifindex(s), depth + 1);
 		}
 	}
 	/* A VLAN (or macvlan/ipvlan) on top of another link; a veth's link is its peer, not a lower device. */
-	if (!lower && type && is_stacked(type) && rtnl_link_get_link(l) > 0 && rtnl_link_get_link(l) != ifindex) {
+	if (!lower && type && is_stacked(type) && L->rtnl_link_get_link(l) > 0 && L->rtnl_link_get_link(l) != ifindex) {
 		snprintf(buf, sizeof(buf), "%s(%s)->", name, type ? type : "stacked");
 		chain_add(w, buf);
 		lower = true;
-		net_dev_nodes(w, rtnl_link_get_link(l), depth + 1);
+		net_dev_nodes(w, L->rtnl_link_get_link(l), depth + 1);
 	}
 	if (!lower) {
 		char link[200];
@@ -409,12 +409,13 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 		}
 		chain_add(w, buf);
 	}
-	rtnl_link_put(l);
+	L->rtnl_link_put(l);
 }
 
 int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz)
 {
-	struct netwalk w = {.ctx = ctx};
+	struct netwalk w = {.ctx = ctx, .L = wq_libnl()};
+	const struct wq_libnl *L = w.L;
 	struct nl_sock *sk = NULL;
 	struct nl_addr *dst = NULL;
 	struct rtnl_route *route = NULL;
@@ -425,22 +426,26 @@ int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chains
 		snprintf(why, whysz, "a route lookup needs the live system");
 		return -1;
 	}
-	if (nl_addr_parse(addr, AF_UNSPEC, &dst) < 0) {
+	if (!L) {
+		snprintf(why, whysz, "libnl-route cannot be loaded");
+		return -1;
+	}
+	if (L->nl_addr_parse(addr, AF_UNSPEC, &dst) < 0) {
 		snprintf(why, whysz, "'%s' is not an IP address", addr);
 		return -1;
 	}
-	sk = nl_socket_alloc();
-	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 || rtnl_link_alloc_cache(sk, AF_UNSPEC, &w.links) < 0) {
+	sk = L->nl_socket_alloc();
+	if (!sk || L->nl_connect(sk, NETLINK_ROUTE) < 0 || L->rtnl_link_alloc_cache(sk, AF_UNSPEC, &w.links) < 0) {
 		snprintf(why, whysz, "netlink is not available");
 		goto out;
 	}
-	r = rtnl_route_lookup(sk, dst, &route);
-	if (r < 0 || !route || rtnl_route_get_nnexthops(route) < 1) {
+	r = L->rtnl_route_lookup(sk, dst, &route);
+	if (r < 0 || !route || L->rtnl_route_get_nnexthops(route) < 1) {
 		snprintf(why, whysz, "no route to %s", addr);
 		goto out;
 	}
-	for (int i = 0; i < rtnl_route_get_nnexthops(route); i++)
-		net_dev_nodes(&w, rtnl_route_nh_get_ifindex(rtnl_route_nexthop_n(route, i)), 0);
+	for (int i = 0; i < L->rtnl_route_get_nnexthops(route); i++)
+		net_dev_nodes(&w, L->rtnl_route_nh_get_ifindex(L->rtnl_route_nexthop_n(route, i)), 0);
 	snprintf(chain, chainsz, "%s", w.chain);
 	if (__builtin_popcountll(w.nodes) == 1 && !w.unknown)
 		node = __builtin_ctzll(w.nodes);
@@ -450,11 +455,12 @@ int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chains
 		snprintf(why, whysz, "no device on the way to %s reports a NUMA node (%s)", addr, w.chain);
 out:
 	if (route)
-		rtnl_route_put(route);
+		L->rtnl_route_put(route);
 	if (w.links)
-		nl_cache_free(w.links);
-	nl_addr_put(dst);
-	nl_socket_free(sk);
+		L->nl_cache_free(w.links);
+	L->nl_addr_put(dst);
+	if (sk)
+		L->nl_socket_free(sk);
 	return node;
 }
 

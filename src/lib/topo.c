@@ -4,11 +4,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl.h"
 #include "macro.h"
 
 static const char *const scope_names[WQ_SCOPE_NR] = {
@@ -135,22 +135,25 @@ static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t)
 
 static int nodes_from_libnuma(struct wq_topo *t)
 {
+	const struct wq_libnuma *N = wq_libnuma();
 	struct bitmask *bm;
 	int max, r = 0;
 
-	if (numa_available() < 0)
+	if (!N)
+		return -ELIBACC; /* the caller reads the tree instead */
+	if (N->numa_available() < 0)
 		return 0; /* no NUMA: the caller makes one node */
-	max = numa_max_node();
-	bm = numa_allocate_cpumask();
+	max = N->numa_max_node();
+	bm = N->numa_allocate_cpumask();
 	if (!bm)
 		return -ENOMEM;
 	for (int n = 0; n <= max && r == 0; n++) {
 		struct wq_cpuset *cpus;
 
-		if (!numa_bitmask_isbitset(numa_all_nodes_ptr, (unsigned int)n) &&
-		    !numa_bitmask_isbitset(numa_nodes_ptr, (unsigned int)n))
+		if (!N->numa_bitmask_isbitset(*N->numa_all_nodes_ptr, (unsigned int)n) &&
+		    !N->numa_bitmask_isbitset(*N->numa_nodes_ptr, (unsigned int)n))
 			continue;
-		if (numa_node_to_cpus(n, bm) < 0)
+		if (N->numa_node_to_cpus(n, bm) < 0)
 			continue;
 		cpus = wq_cpuset_new();
 		if (!cpus) {
@@ -158,14 +161,14 @@ static int nodes_from_libnuma(struct wq_topo *t)
 			break;
 		}
 		for (unsigned int c = 0; c < bm->size && r == 0; c++)
-			if (numa_bitmask_isbitset(bm, c))
+			if (N->numa_bitmask_isbitset(bm, c))
 				r = wq_cpuset_set(cpus, c);
 		if (r == 0)
 			r = add_node(t, n, cpus);
 		if (r < 0)
 			wq_cpuset_free(cpus);
 	}
-	numa_free_cpumask(bm);
+	N->numa_free_cpumask(bm);
 	t->numa_from_libnuma = true;
 	return r;
 }
@@ -209,7 +212,9 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 	t->nr_cpu_ids = (unsigned int)last + 1;
 
 	snprintf(why, (size_t)whysz, WQ_P_NODE);
-	r = use_libnuma ? nodes_from_libnuma(t) : nodes_from_tree(root, t);
+	r = use_libnuma ? nodes_from_libnuma(t) : -ELIBACC;
+	if (r == -ELIBACC)
+		r = nodes_from_tree(root, t);
 	if (r < 0)
 		goto fail;
 	if (t->nr_nodes == 0) {
