@@ -3,7 +3,8 @@
 # workqueue whose profile has no owner rules (and nothing to change),
 # against a floor measured in the same run: bench/floor (exec + read that
 # workqueue's attribute files) and /bin/true (exec alone).
-# Prints medians of wall time over RUNS runs and instruction counts
+# Prints the median of 15 batch means of wall time (RUNS runs in all, timed
+# per batch so the timer's own cost does not count) and instruction counts
 # (callgrind, exact and repeatable), each as a ratio to the floor.
 #   bench/hook.sh [WQCTL]      (default: build/wqctl, the plain build)
 set -euo pipefail
@@ -22,13 +23,13 @@ hook=("$wqctl" --sysroot "$tmp/root" --profile-dir "$tmp/profiles" apply --udev 
 floor=("$tmp/floor" "$tmp/root" writeback)
 "${hook[@]}" || { echo "hook: wqctl failed" >&2; exit 1; }
 
-median_ns() { # command...: median wall time of $runs runs, in ns
-	local i t0 t1
-	for ((i = 0; i < runs; i++)); do
+median_ns() { # command...: median over 15 batches of the mean wall time per run, in ns
+	local b i t0 t1 per=$((runs / 15 + 1))
+	for ((b = 0; b < 15; b++)); do
 		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1
+		for ((i = 0; i < per; i++)); do "$@" >/dev/null 2>&1; done
 		t1=$(date +%s%N)
-		echo $((t1 - t0))
+		echo $(((t1 - t0) / per))
 	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 instructions() { # command...: instructions executed (callgrind, whole process)
