@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "../lib/macro.h"
+#include "../lib/owner.h"
 #include "../lib/root.h"
+#include "../lib/wq.h"
 #include "cli.h"
 
 struct dump {
@@ -137,6 +139,122 @@ static bool keep_node(const char *rel, const char *name, bool dir)
 	return !dir && (!strcmp(name, "cpulist") || !strcmp(name, "cpumap"));
 }
 
+/* Recreate a symlink of the tree in the dump, with the same (relative) target. */
+static void copy_link(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dst = NULL;
+	char target[512];
+
+	if (wq_root_readlink(d->cli->ctx->root, rel, target, sizeof(target)) < 0)
+		return;
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || mkdirs(dst) < 0 ||
+	    (symlink(target, dst) < 0 && errno != EEXIST)) {
+		cli_err(d->cli, "%s: cannot create link: %s", dst ? dst : rel, strerror(errno));
+		d->errors++;
+	}
+}
+
+/* The numa_node files from a device directory up to sys/devices: what the owner's node is read from. */
+static void copy_node_walk(struct dump *d, const char *dir)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s", dir);
+	while (!strncmp(path, "sys/devices/", 12)) {
+		char f[640];
+		char *slash;
+
+		snprintf(f, sizeof(f), "%s/numa_node", path);
+		copy_file(d, f);
+		slash = strrchr(path, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+}
+
+/* Links below rel (a directory) and the numa_node walks of their targets. */
+static void copy_links_in(struct dump *d, const char *rel, const char *prefix)
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->cli->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct wq_owner_info tmp;
+
+		if (de->d_name[0] == '.' || (prefix && strncmp(de->d_name, prefix, strlen(prefix))) ||
+		    asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		copy_link(d, sub);
+		memset(&tmp, 0, sizeof(tmp));
+		if (wq_owner_link_target(d->cli->ctx, sub, tmp.devpath, sizeof(tmp.devpath)) < 0)
+			continue;
+		copy_node_walk(d, tmp.devpath);
+		if (prefix && !strcmp(prefix, "connection")) {
+			char f[600];
+
+			snprintf(f, sizeof(f), "%.500s/address", tmp.devpath);
+			copy_file(d, f);
+		}
+	}
+}
+
+/*
+ * Owner devices of the workqueues present: their links, the attributes and
+ * numa_node files owner resolution reads, and their udev database files.
+ */
+static void copy_owners(struct dump *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	if (wq_list(d->cli->ctx, &names, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct wq_owner_info oi;
+		char rel[700];
+
+		wq_owner_resolve(d->cli->ctx, names[i], &oi);
+		if (!oi.present) {
+			wq_owner_info_clear(&oi);
+			continue;
+		}
+		switch (oi.o.kind) {
+		case WQ_OWNER_BLOCK:
+			snprintf(rel, sizeof(rel), "sys/dev/block/%s", oi.o.id);
+			copy_link(d, rel);
+			snprintf(rel, sizeof(rel), "%s/dev", oi.devpath);
+			copy_file(d, rel);
+			snprintf(rel, sizeof(rel), "%s/dm/name", oi.devpath);
+			copy_file(d, rel);
+			snprintf(rel, sizeof(rel), "%s/dm/uuid", oi.devpath);
+			copy_file(d, rel);
+			snprintf(rel, sizeof(rel), "%s/slaves", oi.devpath);
+			copy_links_in(d, rel, NULL);
+			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/b%s", oi.o.id);
+			break;
+		case WQ_OWNER_SCSI_HOST:
+			snprintf(rel, sizeof(rel), "sys/class/scsi_host/%s", oi.o.id);
+			copy_link(d, rel);
+			copy_node_walk(d, oi.devpath);
+			copy_links_in(d, "sys/class/iscsi_connection", "connection");
+			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/+scsi_host:%s", oi.o.id);
+			break;
+		default:
+			snprintf(rel, sizeof(rel), "sys/class/iscsi_session/%s", oi.o.id);
+			copy_link(d, rel);
+			copy_node_walk(d, oi.devpath);
+			copy_links_in(d, "sys/class/iscsi_connection", "connection");
+			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/+iscsi_session:%s", oi.o.id);
+			break;
+		}
+		copy_file(d, rel);
+		wq_owner_info_clear(&oi);
+	}
+	wq_names_free(names, n);
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {{NULL, 0, NULL, 0}};
@@ -164,6 +282,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	copy_dir(&d, WQ_P_NODE, keep_node);
 	copy_file(&d, WQ_P_OSRELEASE);
 	copy_file(&d, WQ_P_CMDLINE);
+	copy_owners(&d);
 	cli_info(cli, "dump: %d files in %s", d.files, d.out);
 	return d.errors ? EXIT_FAIL : EXIT_OK;
 }

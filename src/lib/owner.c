@@ -69,6 +69,8 @@ const char *wq_owner_format(const struct wq_owner *o, char *buf, size_t size)
 
 /* --- owner devices in sysfs and the udev database --- */
 
+static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t size);
+
 /* Collapse "a/b/../c" and "./" in a root-relative path, in place. */
 static void normalize(char *path)
 {
@@ -92,6 +94,11 @@ static void normalize(char *path)
 			strcat(out, "/");
 	}
 	strcpy(path, out);
+}
+
+int wq_owner_link_target(struct wq_ctx *ctx, const char *rel, char *out, size_t size)
+{
+	return resolve_link(ctx, rel, out, size);
 }
 
 /* Resolve a symlink below the root to a root-relative path. 0 or -errno. */

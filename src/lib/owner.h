@@ -52,6 +52,8 @@ void wq_owner_info_clear(struct wq_owner_info *oi);
  * not live; chain describes the path.
  */
 int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz);
+/* Resolve a symlink below the root to a root-relative path ("../.." collapsed). 0 or -errno. */
+int wq_owner_link_target(struct wq_ctx *ctx, const char *rel, char *out, size_t size);
 /* Property value, or NULL. */
 const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
 

@@ -128,3 +128,22 @@ val() { cat "$(WQDIR)/$1"; }
 	assert_output --partial "is not below /devices"
 	assert_equal "$(tree_sum)" "$BEFORE"
 }
+
+@test "dump carries owner devices and udev data: --sysroot DUMP resolves the same owners" {
+	run wq dump "$BATS_TEST_TMPDIR/dump"
+	assert_success
+	a=$(wq show -o NAME,OWNER,OWNER_NODE)
+	b=$("$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" show -o NAME,OWNER,OWNER_NODE)
+	assert_equal "$b" "$a"
+	printf '[workqueue kcryptd-*]\nowner.DM_UUID = CRYPT-LUKS2-*\nnice = 1\n[workqueue iscsi_ctrl_*]\nowner.ID_PATH = ip-*\nnice = 2\n' | prof p
+	run wqp verify --profile p
+	a="$status $output"
+	run "$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" --profile-dir "$PD" verify --profile p
+	assert_equal "$status $output" "$a"
+	# the owner sections matched in both: drift on the owned workqueues, not absent
+	assert_line --regexp '^kcryptd-253:0-1/nice +drift '
+	assert_line --regexp '^iscsi_ctrl_5:1/nice +drift ' 
+	[ -f "$BATS_TEST_TMPDIR/dump/run/udev/data/b253:0" ]
+	[ -f "$BATS_TEST_TMPDIR/dump/sys/class/iscsi_connection/connection1:0/address" ] ||
+		[ -f "$BATS_TEST_TMPDIR/dump/sys/devices/platform/host5/session1/connection1:0/iscsi_connection/connection1:0/address" ]
+}
