@@ -45,8 +45,21 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run check check-unit check-bats check-style check-valgrind check-live deps install uninstall clean
-all: $(BUILD)/wqctl $(UNIT_BIN)
+MAN_PAGES := $(BUILD)/man/wqctl.8 $(BUILD)/man/wqctl.profile.5
+BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2>/dev/null || echo $(DATADIR)/bash-completion/completions)
+ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live deps install uninstall clean
+all: $(BUILD)/wqctl $(UNIT_BIN) man
+
+.PHONY: man
+man: $(MAN_PAGES)
+
+# Release tarballs ship the generated pages (man/*.[58]), so packagers need no scdoc.
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(dir $@)
+	if [ -f man/$* ] && ! command -v scdoc >/dev/null; then cp man/$* $@; else scdoc <$< >$@; fi
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -72,7 +85,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # Missing Debian packages for building and testing; installed when root.
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
-	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd
+	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -89,15 +102,17 @@ run: deps
 # Every tier that needs no extra set-up, built with ASan+UBSan.
 check: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so
+	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
-		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so tests/run.sh unit bats style valgrind
+		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
+		tests/run.sh unit bats style docs valgrind
 
-check-unit check-bats check-style check-valgrind: deps
+check-unit check-bats check-style check-docs check-valgrind: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so
+	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
-		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so tests/run.sh $(@:check-%=%)
+		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
+		tests/run.sh $(@:check-%=%)
 
 # Real /sys of this machine; restores every value it changes.
 check-live: deps
@@ -115,17 +130,24 @@ $(BUILD)/wqctl.service: systemd/wqctl.service.in
 	@mkdir -p $(dir $@)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
-install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service
+install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(MAN_PAGES)
 	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
 	install -d $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 	install -m 0644 profiles/*.conf $(DESTDIR)$(LIBDIR_WQCTL)/profiles/
 	install -D -m 0644 $(BUILD)/60-wqctl.rules $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules
 	install -D -m 0644 $(BUILD)/wqctl.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
+	install -D -m 0644 $(BUILD)/man/wqctl.8 $(DESTDIR)$(MANDIR)/man8/wqctl.8
+	install -D -m 0644 $(BUILD)/man/wqctl.profile.5 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
+	install -D -m 0644 completions/wqctl.bash $(DESTDIR)$(BASHCOMPDIR)/wqctl
+	install -D -m 0644 completions/_wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl
+	install -D -m 0644 completions/wqctl.fish $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
 	rm -rf $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
+	rm -f $(DESTDIR)$(MANDIR)/man8/wqctl.8 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
 
 clean:
 	rm -rf build build-san

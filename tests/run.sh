@@ -74,6 +74,21 @@ tier_valgrind() {
 	rm -rf "$tree"
 }
 
+# Man pages render without warnings; the meta-test ties commands, help, man page and completions.
+tier_docs() {
+	local n=0 m out mandir=${MANDIR_BUILD:-$top/build/man}
+	for m in "$mandir"/wqctl.8 "$mandir"/wqctl.profile.5; do
+		n=$((n + 1))
+		if [ -s "$m" ] && out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$m" 2>&1 >/dev/null) && [ -z "$out" ]; then
+			echo "ok $n - man --warnings $(basename "$m")"
+		else
+			echo "not ok $n - man --warnings $(basename "$m")"
+			echo "$out" | head -10 | sed 's/^/#   /'
+		fi
+	done
+	MANDIR_BUILD=$mandir bats --tap "$top/tests/meta" | grep -v '^1\.\.'
+}
+
 tier_style() {
 	local n=0 f out
 	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.c); do

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# Meta-test: every command answers --help, appears in wqctl(8), and is
+# offered by the bash, zsh and fish completions (as git's t0012 does for help).
+bats_load_library bats-support
+bats_load_library bats-assert
+
+setup_file() {
+	: "${WQCTL:?}"
+	export TOP=${TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+	export BIN=$BATS_FILE_TMPDIR/bin
+	mkdir -p "$BIN"
+	ln -sf "$WQCTL" "$BIN/wqctl"
+	export PATH=$BIN:$PATH
+	export MAN8=${MANDIR_BUILD:-$TOP/build/man}/wqctl.8
+}
+
+commands() { wqctl __complete commands; }
+
+@test "the command list is not empty and has every SPEC command" {
+	run commands
+	assert_success
+	for c in show get set knob topology explain check profile apply verify revert snapshot dump; do
+		assert_line "$c"
+	done
+}
+
+@test "every command answers --help with its usage" {
+	for c in $(commands); do
+		run wqctl "$c" --help
+		assert_equal "$c: $status" "$c: 0"
+		assert_line --index 0 --partial "Usage: wqctl $c"
+	done
+}
+
+@test "every command is documented in wqctl(8)" {
+	[ -s "$MAN8" ]
+	text=$(MANWIDTH=200 man -l "$MAN8" 2>/dev/null)
+	for c in $(commands); do
+		grep -qE "^ {7}$c( |$)" <<<"$text" || fail "$c is not documented in wqctl(8)"
+	done
+}
+
+@test "every global and command option is documented in wqctl(8)" {
+	text=$(MANWIDTH=200 man -l "$MAN8" 2>/dev/null)
+	for c in "" $(commands); do
+		for o in $(wqctl __complete options $c); do
+			grep -q -- "$o" <<<"$text" || fail "${c:-global}: $o is not in wqctl(8)"
+		done
+	done
+}
+
+@test "bash completes every command (compgen)" {
+	source "$TOP/completions/wqctl.bash"
+	COMP_WORDS=(wqctl "")
+	COMP_CWORD=1
+	_wqctl
+	for c in $(commands); do
+		[[ " ${COMPREPLY[*]} " == *" $c "* ]] || fail "bash does not offer $c"
+	done
+	COMP_WORDS=(wqctl get writeback "")
+	COMP_CWORD=3
+	_wqctl
+	[[ " ${COMPREPLY[*]} " == *" max_active "* ]] || fail "bash does not offer attributes"
+	COMP_WORDS=(wqctl show -o "")
+	COMP_CWORD=3
+	_wqctl
+	[[ " ${COMPREPLY[*]} " == *" MAX_INFLIGHT "* ]] || fail "bash does not offer columns"
+}
+
+@test "zsh completes every command" {
+	command -v zsh >/dev/null || skip "zsh not installed"
+	run zsh -c 'compadd() { local a; for a in "$@"; do [[ $a == -* ]] && continue; print -r -- $a; done }
+		_files() { :; }; words=(wqctl ""); CURRENT=2; PREFIX=""; source "$TOP/completions/_wqctl"'
+	assert_success
+	for c in $(commands); do assert_line "$c"; done
+}
+
+@test "fish completes every command" {
+	command -v fish >/dev/null || skip "fish not installed"
+	run fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl '"
+	assert_success
+	for c in $(commands); do assert_line --regexp "^$c(\s|$)"; done
+	run fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl get writeback '"
+	assert_line --regexp '^max_active'
+}
+
+@test "wqctl.profile(5) documents every section and workqueue key" {
+	text=$(MANWIDTH=200 man -l "$(dirname "$MAN8")/wqctl.profile.5" 2>/dev/null)
+	for k in '\[profile\]' '\[global\]' '\[workqueue' description include $(wqctl __complete attributes) owner.; do
+		grep -q -- "$k" <<<"$text" || fail "$k is not in wqctl.profile(5)"
+	done
+}
