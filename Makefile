@@ -85,7 +85,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # Missing Debian packages for building and testing; installed when root.
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
-	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion
+	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion debhelper dpkg-dev lintian fakeroot rpm
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -148,6 +148,37 @@ uninstall:
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
 	rm -f $(DESTDIR)$(MANDIR)/man8/wqctl.8 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
+
+# Release tarball: the tracked files plus the generated man pages (packagers need no scdoc).
+DISTDIR := $(BUILD)/dist/wqctl-$(VERSION)
+dist: $(MAN_PAGES)
+	rm -rf $(BUILD)/dist && mkdir -p $(DISTDIR)
+	git ls-files -z | xargs -0 cp --parents -t $(DISTDIR)
+	cp $(MAN_PAGES) $(DISTDIR)/man/
+	tar -C $(BUILD)/dist -czf $(BUILD)/wqctl-$(VERSION).tar.gz wqctl-$(VERSION)
+	@echo "dist: $(BUILD)/wqctl-$(VERSION).tar.gz"
+
+# Debian binary package, built from the release tarball in a temporary export.
+deb: dist
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb
+	tar -C $(BUILD)/deb -xzf $(BUILD)/wqctl-$(VERSION).tar.gz
+	cp -r packaging/debian $(BUILD)/deb/wqctl-$(VERSION)/debian
+	cd $(BUILD)/deb/wqctl-$(VERSION) && dpkg-buildpackage -us -uc -b
+	@ls $(BUILD)/deb/*.deb
+
+# RPM from the same tarball (rpm's tools are Debian packages here; build
+# dependencies are Fedora names, hence --nodeps).
+rpm: dist
+	rm -rf $(BUILD)/rpm && mkdir -p $(BUILD)/rpm/SOURCES
+	cp $(BUILD)/wqctl-$(VERSION).tar.gz $(BUILD)/rpm/SOURCES/
+	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" packaging/rpm/wqctl.spec
+	@find $(BUILD)/rpm/RPMS -name '*.rpm'
+
+# Build, lintian, install, run, remove and purge the .deb on this machine.
+check-package: deps
+	@tests/run.sh package
+
+.PHONY: dist deb rpm check-package
 
 clean:
 	rm -rf build build-san

@@ -89,6 +89,42 @@ tier_docs() {
 	MANDIR_BUILD=$mandir bats --tap "$top/tests/meta" | grep -v '^1\.\.'
 }
 
+# The Debian package: build, lintian, install, run, remove, purge; the RPM and the file lists.
+tier_package() {
+	local n=0 out deb
+	t() { # description command...
+		local d=$1
+		shift
+		n=$((n + 1))
+		if out=$("$@" 2>&1); then
+			echo "ok $n - $d"
+		else
+			echo "not ok $n - $d"
+			echo "$out" | tail -25 | sed 's/^/#   /'
+		fi
+	}
+	cd "$top" || return 1
+	t "make deb" make deb
+	deb=$(ls build/deb/wqctl_*.deb 2>/dev/null | head -1)
+	t "lintian: no errors or warnings" lintian --fail-on error,warning "$deb"
+	t "dpkg -i" dpkg -i "$deb"
+	t "installed wqctl --version" bash -c '/usr/sbin/wqctl --version | grep -qx "wqctl [0-9.]*"'
+	t "installed wqctl show" /usr/sbin/wqctl show
+	t "installed files in their standard places" bash -c 'for f in /usr/sbin/wqctl /usr/lib/wqctl/profiles/numa-local.conf \
+		/lib/udev/rules.d/60-wqctl.rules /lib/systemd/system/wqctl.service /usr/share/man/man8/wqctl.8.gz \
+		/usr/share/man/man5/wqctl.profile.5.gz /usr/share/bash-completion/completions/wqctl \
+		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish; do
+		test -e "$f" || { echo "missing $f"; exit 1; }; done; grep -q "/usr/sbin/wqctl apply --udev" /lib/udev/rules.d/60-wqctl.rules'
+	t "man wqctl renders from the package" bash -c 'MANWIDTH=80 man wqctl | grep -q "inspect and tune"'
+	t "apt-get remove" apt-get remove -y -qq wqctl
+	t "dpkg --purge leaves nothing" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install"'
+	t "make rpm" make rpm
+	t "the RPM installs the same files as the .deb" bash -c '
+		r=$(rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		d=$(dpkg-deb -c build/deb/wqctl_*.deb | awk "{print \$6}" | grep -vE "/$|/doc/" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		diff <(echo "$r") <(echo "$d")'
+}
+
 tier_style() {
 	local n=0 f out
 	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.c); do
