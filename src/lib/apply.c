@@ -218,8 +218,12 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 	if (r < 0)
 		return r;
 	owners = calloc(n + 1, sizeof(*owners));
-	for (size_t k = 0; owners && k < n && r == 0; k++)
-		r = wq_owner_resolve(ctx, names[k], &owners[k]);
+	/* Only the workqueues in scope: the udev path resolves one owner, not all. */
+	for (size_t k = 0; owners && k < n && r == 0; k++) {
+		owners[k].node = -1;
+		if (in_list(only, nonly, names[k]))
+			r = wq_owner_resolve(ctx, names[k], &owners[k]);
+	}
 	if (!owners || r < 0) {
 		r = -ENOMEM;
 		goto out;
