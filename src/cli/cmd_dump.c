@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/fileio.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/root.h"
@@ -21,23 +22,6 @@ struct dump {
 	const char *out;
 	int files, errors;
 };
-
-static int mkdirs(const char *path)
-{
-	_cleanup_free_ char *p = strdup(path);
-
-	if (!p)
-		return -ENOMEM;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
-}
 
 /* Copy one file below the root into the dump, keeping its permission bits. */
 static void copy_file(struct dump *d, const char *rel)
@@ -53,7 +37,7 @@ static void copy_file(struct dump *d, const char *rel)
 	/* Unreadable noise (power/..., write-only files) is skipped, not fatal. */
 	if (wq_root_read(root, rel, &data) < 0)
 		return;
-	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || mkdirs(dst) < 0)
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || wq_mkdir_parents(dst) < 0)
 		goto fail;
 	f = fopen(dst, "we");
 	if (!f)
@@ -147,7 +131,7 @@ static void copy_link(struct dump *d, const char *rel)
 
 	if (wq_root_readlink(d->cli->ctx->root, rel, target, sizeof(target)) < 0)
 		return;
-	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || mkdirs(dst) < 0 ||
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || wq_mkdir_parents(dst) < 0 ||
 	    (symlink(target, dst) < 0 && errno != EEXIST)) {
 		cli_err(d->cli, "%s: cannot create link: %s", dst ? dst : rel, strerror(errno));
 		d->errors++;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "knob.h"
 #include "owner.h"
 #include "macro.h"
@@ -282,18 +283,8 @@ static char *run_path(struct wq_ctx *ctx, const char *rel, bool create_dir)
 {
 	char *p = wq_root_join(ctx->root, rel);
 
-	if (p && create_dir) {
-		for (char *s = p + 1; *s; s++) {
-			if (*s != '/')
-				continue;
-			*s = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-				*s = '/';
-				break;
-			}
-			*s = '/';
-		}
-	}
+	if (p && create_dir)
+		wq_mkdir_parents(p);
 	return p;
 }
 
@@ -423,37 +414,21 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 	return 0;
 }
 
+static void fill_journal(FILE *f, const void *data)
+{
+	const struct wq_journal *j = data;
+
+	for (size_t i = 0; i < j->n; i++)
+		fprintf(f, "%s\t%d\t%s\t%s\n", j->e[i].path, (int)j->e[i].type, j->e[i].orig, j->e[i].written);
+}
+
 int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j)
 {
-	_cleanup_free_ char *path = run_path(ctx, JOURNAL, true);
-	_cleanup_free_ char *tmp = NULL;
-	FILE *f;
-	int fd, r = 0;
+	_cleanup_free_ char *path = run_path(ctx, JOURNAL, false);
 
 	if (!path)
 		return -ENOMEM;
 	if (j->n == 0)
 		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < j->n; i++)
-		fprintf(f, "%s\t%d\t%s\t%s\n", j->e[i].path, (int)j->e[i].type, j->e[i].orig, j->e[i].written);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return wq_write_atomic(path, 0600, fill_journal, j);
 }

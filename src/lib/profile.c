@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "knob.h"
 #include "macro.h"
 #include "wq.h"
@@ -555,53 +556,26 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 	return 0;
 }
 
-static int mkdir_p(char *path)
+struct active_list {
+	char *const *names;
+	size_t n;
+};
+
+static void fill_active(FILE *f, const void *data)
 {
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			*s = '/';
-			return -errno;
-		}
-		*s = '/';
-	}
-	return 0;
+	const struct active_list *a = data;
+
+	fputs("# Active wqctl profiles, applied in order (written by 'wqctl profile use')\n", f);
+	for (size_t i = 0; i < a->n; i++)
+		fprintf(f, "%s\n", a->names[i]);
 }
 
 int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n)
 {
 	_cleanup_free_ char *path = wq_active_path(ctx);
-	_cleanup_free_ char *tmp = NULL;
-	FILE *f;
-	int fd, r = 0;
+	struct active_list a = {names, n};
 
-	if (!path || asprintf(&tmp, "%s.XXXXXX", path) < 0)
+	if (!path)
 		return -ENOMEM;
-	r = mkdir_p(path);
-	if (r < 0)
-		return r;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		unlink(tmp);
-		return r;
-	}
-	fputs("# Active wqctl profiles, applied in order (written by 'wqctl profile use')\n", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\n", names[i]);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fchmod(fileno(f), 0644) < 0)
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return wq_write_atomic(path, 0644, fill_active, &a);
 }
