@@ -3,6 +3,8 @@
 #define WQCTL_CLI_H
 
 #include <libsmartcols.h>
+
+#include "lazy.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+#include "lazy.h"
+
 #include "../lib/cpuset.h"
 
 /* Print and release a document; EXIT_OK or EXIT_FAIL. */

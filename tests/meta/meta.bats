@@ -69,7 +69,7 @@ commands() { wqctl __complete commands; }
 
 @test "zsh completes every command" {
 	command -v zsh >/dev/null || skip "zsh not installed"
-	run zsh -c 'compadd() { local a; for a in "$@"; do [[ $a == -* ]] && continue; print -r -- $a; done }
+	run timeout 60 zsh -c 'compadd() { local a; for a in "$@"; do [[ $a == -* ]] && continue; print -r -- $a; done }
 		_files() { :; }; words=(wqctl ""); CURRENT=2; PREFIX=""; source "$TOP/completions/_wqctl"'
 	assert_success
 	for c in $(commands); do assert_line "$c"; done
@@ -77,10 +77,10 @@ commands() { wqctl __complete commands; }
 
 @test "fish completes every command" {
 	command -v fish >/dev/null || skip "fish not installed"
-	run fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl '"
+	run timeout 60 fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl '"
 	assert_success
 	for c in $(commands); do assert_line --regexp "^$c(\s|$)"; done
-	run fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl get writeback '"
+	run timeout 60 fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl get writeback '"
 	assert_line --regexp '^max_active'
 }
 
