@@ -131,7 +131,16 @@ static int transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	struct wq_journal j = {0}, before = {0};
 	size_t failed = 0;
 	int lock, r, rc = EXIT_OK;
+	bool noop = true;
 
+	for (size_t i = 0; i < plan->n && noop; i++)
+		noop = wq_change_is_noop(&plan->c[i]);
+	if (noop) {
+		/* Nothing to write: no lock, no journal (the common udev event). */
+		for (size_t i = 0; i < plan->n; i++)
+			cli_info(cli, "%s: unchanged", plan->c[i].object);
+		return EXIT_OK;
+	}
 	lock = wq_lock_take(cli->ctx, wait_ms);
 	if (lock < 0) {
 		cli_err(cli, "run/wqctl/lock: %s",

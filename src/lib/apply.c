@@ -215,9 +215,26 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		if (r < 0)
 			return r;
 	}
-	r = wq_list(ctx, &names, &n);
-	if (r < 0)
-		return r;
+	if (nonly > 0) {
+		/* Named workqueues: look up those, not the whole directory (the udev path names one). */
+		names = calloc(nonly, sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		for (size_t k = 0; k < nonly; k++) {
+			if (!wq_exists(ctx, only[k]) || (k > 0 && in_list(only, k, only[k])))
+				continue;
+			names[n] = strdup(only[k]);
+			if (!names[n]) {
+				wq_names_free(names, n);
+				return -ENOMEM;
+			}
+			n++;
+		}
+	} else {
+		r = wq_list(ctx, &names, &n);
+		if (r < 0)
+			return r;
+	}
 	owners = calloc(n + 1, sizeof(*owners));
 	/* Only the workqueues in scope: the udev path resolves one owner, not all. */
 	for (size_t k = 0; owners && k < n && r == 0; k++) {
