@@ -51,7 +51,7 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live deps install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live bench deps install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN) man
 
 .PHONY: man
@@ -119,6 +119,11 @@ check-unit check-bats check-style check-docs check-valgrind: deps
 check-live: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
+
+# The udev hook path against its floors (bench/hook.sh); the plain build.
+bench: deps
+	$(MAKE) $(BUILD)/wqctl
+	bench/hook.sh $(CURDIR)/$(BUILD)/wqctl
 
 UDEVRULESDIR ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
 SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)

@@ -2,7 +2,11 @@
 # Cost of one udev event on the hook path: `wqctl apply --udev` for a
 # workqueue whose profile has no owner rules (and nothing to change),
 # against a floor measured in the same run: bench/floor (exec + read that
-# workqueue's attribute files) and /bin/true (exec alone).
+# workqueue's attribute files) and /bin/true (exec alone). bench/minhook is
+# a second reference: the floor plus what any hook on the system inih must
+# do (check the variables, parse the profile, match by name); its ratio
+# shows how much of the distance to the floor is the dynamic loader and
+# inih rather than wqctl.
 # Prints the median of 15 batch means of wall time (RUNS runs in all, timed
 # per batch so the timer's own cost does not count) and instruction counts
 # (callgrind, exact and repeatable), each as a ratio to the floor.
@@ -14,6 +18,8 @@ runs=${RUNS:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/floor" "$top/bench/floor.c"
+# shellcheck disable=SC2046
+cc -O2 -o "$tmp/minhook" "$top/bench/minhook.c" $(pkg-config --cflags --libs inih)
 "$top/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$tmp/root" >/dev/null
 mkdir -p "$tmp/profiles"
 # rules for other workqueues and for writeback at its current values: nothing to write
@@ -21,7 +27,9 @@ printf '[workqueue writeback]\nmax_active = 1024\nnice = 0\n[workqueue kcryptd-*
 export ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback
 hook=("$wqctl" --sysroot "$tmp/root" --profile-dir "$tmp/profiles" apply --udev --profile p)
 floor=("$tmp/floor" "$tmp/root" writeback)
+minhook=("$tmp/minhook" "$tmp/root" "$tmp/profiles/p.conf")
 "${hook[@]}" || { echo "hook: wqctl failed" >&2; exit 1; }
+"${minhook[@]}" || { echo "hook: minhook failed" >&2; exit 1; }
 
 median_ns() { # command...: median over 15 batches of the mean wall time per run, in ns
 	local b i t0 t1 per=$((runs / 15 + 1))
@@ -39,13 +47,17 @@ instructions() { # command...: instructions executed (callgrind, whole process)
 
 t_true=$(median_ns /bin/true)
 t_floor=$(median_ns "${floor[@]}")
+t_min=$(median_ns "${minhook[@]}")
 t_hook=$(median_ns "${hook[@]}")
 i_true=$(instructions /bin/true)
 i_floor=$(instructions "${floor[@]}")
+i_min=$(instructions "${minhook[@]}")
 i_hook=$(instructions "${hook[@]}")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '%-34s %12s %14s\n' "command" "median_us" "instructions"
 printf '%-34s %12.1f %14d\n' "/bin/true (exec cost)" "$(awk -v t="$t_true" 'BEGIN{print t/1000}')" "$i_true"
 printf '%-34s %12.1f %14d\n' "floor (exec + read attributes)" "$(awk -v t="$t_floor" 'BEGIN{print t/1000}')" "$i_floor"
+printf '%-34s %12.1f %14d\n' "minhook (floor + inih parse)" "$(awk -v t="$t_min" 'BEGIN{print t/1000}')" "$i_min"
 printf '%-34s %12.1f %14d\n' "wqctl apply --udev" "$(awk -v t="$t_hook" 'BEGIN{print t/1000}')" "$i_hook"
+echo "minhook to floor: wall $(ratio "$t_min" "$t_floor")x, instructions $(ratio "$i_min" "$i_floor")x"
 echo "ratio to floor: wall $(ratio "$t_hook" "$t_floor")x, instructions $(ratio "$i_hook" "$i_floor")x (target: 1.3x)"
