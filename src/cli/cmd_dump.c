@@ -204,6 +204,11 @@ static void copy_owners(struct dump *d)
 			wq_owner_info_clear(&oi);
 			continue;
 		}
+		/* What the sysroot property reader takes the place of libudev with. */
+		snprintf(rel, sizeof(rel), "%s/uevent", oi.devpath);
+		copy_file(d, rel);
+		snprintf(rel, sizeof(rel), "%s/subsystem", oi.devpath);
+		copy_link(d, rel);
 		switch (oi.o.kind) {
 		case WQ_OWNER_BLOCK:
 			snprintf(rel, sizeof(rel), "sys/dev/block/%s", oi.o.id);

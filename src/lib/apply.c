@@ -207,7 +207,7 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 	struct wq_owner_info *owners = NULL;
 	char **names = NULL;
 	size_t n = 0;
-	int r;
+	int r = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (globals) {

@@ -215,48 +215,162 @@ void wq_owner_info_clear(struct wq_owner_info *oi)
 	oi->node = -1;
 }
 
-/* Properties from the udev database: libudev live, the db file in a dump. */
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Join a list property the way sd-device does: DEVLINKS with spaces, TAGS as :a:b:. */
+static int list_append(char **list, const char *prefix, const char *item, char sep)
+{
+	size_t old = *list ? strlen(*list) : 0, add = strlen(prefix) + strlen(item) + 2;
+	char *n = realloc(*list, old + add + 1);
+
+	if (!n)
+		return -ENOMEM;
+	if (sep == ':')
+		snprintf(n + old, add + 1, "%s%s%s:", old ? "" : ":", prefix, item);
+	else
+		snprintf(n + old, add + 1, "%s%s%s", old ? " " : "", prefix, item);
+	*list = n;
+	return 0;
+}
+
+/*
+ * Without libudev (a sysroot): what sd-device reports, from the same files —
+ * DEVPATH, SUBSYSTEM (the subsystem link), the uevent file (DEVNAME below
+ * /dev), and the database: E: properties, S: links (DEVLINKS), G:/Q: tags
+ * (TAGS, CURRENT_TAGS), I: (USEC_INITIALIZED).
+ */
+static int file_props(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *dbid)
+{
+	_cleanup_free_ char *db = NULL, *uevent = NULL, *links = NULL, *tags = NULL, *cur = NULL;
+	char path[700], target[512], *save = NULL, *line;
+	const char *base;
+	int r = 0;
+
+	if (!strncmp(oi->devpath, "sys/", 4) && (r = add_prop(oi, "DEVPATH", oi->devpath + 3)) < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s/subsystem", oi->devpath);
+	if (wq_root_readlink(ctx->root, path, target, sizeof(target)) > 0) {
+		base = last_component(target);
+		if (base[0] && (r = add_prop(oi, "SUBSYSTEM", base)) < 0)
+			return r;
+	}
+	snprintf(path, sizeof(path), "%s/uevent", oi->devpath);
+	if (wq_root_read(ctx->root, path, &uevent) == 0) {
+		for (line = strtok_r(uevent, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save)) {
+			char *eq = strchr(line, '='), dev[300];
+
+			if (!eq || eq == line)
+				continue;
+			*eq = '\0';
+			if (!strcmp(line, "DEVNAME") && eq[1] != '/') {
+				snprintf(dev, sizeof(dev), "/dev/%s", eq + 1);
+				r = add_prop(oi, line, dev);
+			} else {
+				r = add_prop(oi, line, eq + 1);
+			}
+		}
+		if (r < 0)
+			return r;
+	}
+	snprintf(path, sizeof(path), WQ_P_UDEV_DATA "/%s", dbid);
+	if (wq_root_read(ctx->root, path, &db) < 0)
+		return 0;
+	save = NULL;
+	for (line = strtok_r(db, "\n", &save); line && r == 0; line = strtok_r(NULL, "\n", &save)) {
+		char *eq;
+
+		if (line[0] == '\0' || line[1] != ':')
+			continue;
+		switch (line[0]) {
+		case 'E':
+			if ((eq = strchr(line, '=')) && eq > line + 2) {
+				*eq = '\0';
+				r = add_prop(oi, line + 2, eq + 1);
+			}
+			break;
+		case 'S': r = list_append(&links, "/dev/", line + 2, ' '); break;
+		case 'G': r = list_append(&tags, "", line + 2, ':'); break;
+		case 'Q': r = list_append(&cur, "", line + 2, ':'); break;
+		case 'I': r = add_prop(oi, "USEC_INITIALIZED", line + 2); break;
+		default: break;
+		}
+	}
+	if (r == 0 && links)
+		r = add_prop(oi, "DEVLINKS", links);
+	if (r == 0 && tags)
+		r = add_prop(oi, "TAGS", tags);
+	if (r == 0 && cur)
+		r = add_prop(oi, "CURRENT_TAGS", cur);
+	return r;
+}
+
+/* Properties from the udev database: libudev live, the same files read directly in a dump. */
 static int udev_props(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *dbid)
 {
 	const struct wq_libudev *U = wq_root_is_live(ctx->root) ? wq_libudev() : NULL;
+	struct udev *u = U ? U->udev_new() : NULL;
+	struct udev_device *dev;
+	struct udev_list_entry *e;
+	char syspath[600];
+	int r = 0;
 
-	if (U) {
-		struct udev *u = U->udev_new();
-		struct udev_device *dev;
-		struct udev_list_entry *e;
-		char syspath[600];
-		int r = 0;
+	if (!u)
+		return file_props(ctx, oi, dbid);
+	snprintf(syspath, sizeof(syspath), "/%s", oi->devpath);
+	dev = U->udev_device_new_from_syspath(u, syspath);
+	for (e = dev ? U->udev_device_get_properties_list_entry(dev) : NULL; e && r == 0;
+	     e = U->udev_list_entry_get_next(e))
+		r = add_prop(oi, U->udev_list_entry_get_name(e), U->udev_list_entry_get_value(e));
+	if (dev)
+		U->udev_device_unref(dev);
+	U->udev_unref(u);
+	return r;
+}
 
-		if (!u)
-			return 0;
-		snprintf(syspath, sizeof(syspath), "/%s", oi->devpath);
-		dev = U->udev_device_new_from_syspath(u, syspath);
-		for (e = dev ? U->udev_device_get_properties_list_entry(dev) : NULL; e && r == 0;
-		     e = U->udev_list_entry_get_next(e))
-			r = add_prop(oi, U->udev_list_entry_get_name(e), U->udev_list_entry_get_value(e));
-		if (dev)
-			U->udev_device_unref(dev);
-		U->udev_unref(u);
-		return r;
-	} else {
-		_cleanup_free_ char *db = NULL;
-		char path[128];
-		char *save = NULL, *line;
+int wq_device_dbid(struct wq_ctx *ctx, const char *devpath, char *out, size_t size)
+{
+	char path[700], target[512], buf[64];
+	const char *subsys = "";
 
-		snprintf(path, sizeof(path), WQ_P_UDEV_DATA "/%s", dbid);
-		if (wq_root_read(ctx->root, path, &db) < 0)
-			return 0;
-		for (line = strtok_r(db, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char *eq;
-
-			if (strncmp(line, "E:", 2) || !(eq = strchr(line, '=')))
-				continue;
-			*eq = '\0';
-			if (add_prop(oi, line + 2, eq + 1) < 0)
-				return -ENOMEM;
-		}
+	snprintf(path, sizeof(path), "%s/subsystem", devpath);
+	if (wq_root_readlink(ctx->root, path, target, sizeof(target)) > 0)
+		subsys = last_component(target);
+	if (!subsys[0])
+		return -ENODEV;
+	snprintf(path, sizeof(path), "%s/dev", devpath);
+	if (wq_root_read_buf(ctx->root, path, buf, sizeof(buf)) > 0) {
+		snprintf(out, size, "%c%s", !strcmp(subsys, "block") ? 'b' : 'c', buf);
 		return 0;
 	}
+	snprintf(path, sizeof(path), "%s/ifindex", devpath);
+	if (!strcmp(subsys, "net") && wq_root_read_buf(ctx->root, path, buf, sizeof(buf)) > 0) {
+		snprintf(out, size, "n%s", buf);
+		return 0;
+	}
+	snprintf(out, size, "+%s:%s", subsys, last_component(devpath));
+	return 0;
+}
+
+int wq_device_props(struct wq_ctx *ctx, const char *devpath, struct wq_owner_info *oi)
+{
+	char dbid[300];
+	int r;
+
+	memset(oi, 0, sizeof(*oi));
+	oi->node = -1;
+	if (strlen(devpath) >= sizeof(oi->devpath))
+		return -ENAMETOOLONG;
+	snprintf(oi->devpath, sizeof(oi->devpath), "%s", devpath);
+	r = wq_device_dbid(ctx, devpath, dbid, sizeof(dbid));
+	if (r < 0)
+		return r;
+	oi->present = true;
+	return udev_props(ctx, oi, dbid);
 }
 
 static int sysfs_prop(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *attr, const char *key)

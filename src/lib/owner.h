@@ -54,6 +54,18 @@ void wq_owner_info_clear(struct wq_owner_info *oi);
 int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz);
 /* Resolve a symlink below the root to a root-relative path ("../.." collapsed). 0 or -errno. */
 int wq_owner_link_target(struct wq_ctx *ctx, const char *rel, char *out, size_t size);
+/*
+ * The udev database id of the device at devpath ("sys/devices/..."), as
+ * sd-device spells it: bMAJ:MIN, cMAJ:MIN, nIFINDEX or +SUBSYSTEM:SYSNAME.
+ * 0 or -ENODEV (no subsystem link: not a device).
+ */
+int wq_device_dbid(struct wq_ctx *ctx, const char *devpath, char *out, size_t size);
+/*
+ * Every property of the device at devpath, the way owner.* matching sees
+ * them: libudev live; in a sysroot the same sources read directly (uevent,
+ * subsystem link, DIR/run/udev/data). Fills oi->props. 0 or -errno.
+ */
+int wq_device_props(struct wq_ctx *ctx, const char *devpath, struct wq_owner_info *oi);
 /* Property value, or NULL. */
 const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
 

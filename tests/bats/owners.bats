@@ -147,3 +147,65 @@ val() { cat "$(WQDIR)/$1"; }
 	[ -f "$BATS_TEST_TMPDIR/dump/sys/class/iscsi_connection/connection1:0/address" ] ||
 		[ -f "$BATS_TEST_TMPDIR/dump/sys/devices/platform/host5/session1/connection1:0/iscsi_connection/connection1:0/address" ]
 }
+
+@test "device properties in a sysroot read as libudev reports them" {
+	run wq device-props /sys/devices/virtual/block/dm-0
+	assert_success
+	# by hand, from what mkowners.sh writes and sd-device's rules: DEVNAME below /dev,
+	# S: lines as /dev links joined by spaces, G:/Q: tags as :a:b:, I: as USEC_INITIALIZED
+	expected='CURRENT_TAGS=:systemd:
+DEVLINKS=/dev/mapper/luks-data /dev/disk/by-id/dm-name-luks-data
+DEVNAME=/dev/dm-0
+DEVPATH=/devices/virtual/block/dm-0
+DEVTYPE=disk
+DISKSEQ=20
+DM_NAME=luks-data
+DM_UUID=CRYPT-LUKS2-0f1e2d3c-luks-data
+ID_FS_TYPE=ext4
+MAJOR=253
+MINOR=0
+SUBSYSTEM=block
+TAGS=:systemd:uaccess:
+USEC_INITIALIZED=1234567'
+	assert_equal "$(sort <<<"$output")" "$expected"
+	# a SCSI host: no dev attribute, so the +SUBSYSTEM:NAME database id
+	ln -s ../../../../../../class/scsi_host "$ROOT/sys/devices/pci0000:00/0000:00:10.0/host2/scsi_host/host2/subsystem"
+	run wq device-props /sys/class/../devices/pci0000:00/0000:00:10.0/host2/scsi_host/host2
+	assert_failure 2
+	run wq device-props /devices/pci0000:00/0000:00:10.0/host2/scsi_host/host2
+	assert_success
+	assert_line "ID_PATH=pci-0000:00:10.0-ata-1"
+	assert_line "SUBSYSTEM=scsi_host"
+}
+
+@test "device-props refuses what is not a device" {
+	run wq device-props /sys/devices/virtual/workqueue/../../../etc
+	assert_failure 2
+	assert_output --partial "not a device path below /sys/devices"
+	run wq device-props /etc/passwd
+	assert_failure 2
+	mkdir -p "$ROOT/sys/devices/virtual/plain"
+	run wq device-props /devices/virtual/plain
+	assert_failure 1
+	assert_output --partial "no subsystem link"
+}
+
+@test "owner.* matches DEVNAME, DEVLINKS and TAGS from the sysroot database" {
+	printf '[workqueue kcryptd-*]\nowner.DEVNAME = /dev/dm-0\nowner.DEVLINKS = */dev/mapper/luks-data*\nowner.TAGS = *:uaccess:*\nnice = 4\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(val kcryptd-253:0-1/nice)" 4
+	assert_equal "$(val kcryptd-253:0-2/nice)" 4
+	# dm-1 has no links or tags in its database file
+	assert_equal "$(val kcryptd-253:1-1/nice)" 0
+}
+
+@test "dump carries the owner's uevent and subsystem link" {
+	run wq dump "$BATS_TEST_TMPDIR/d"
+	assert_success
+	run "$WQCTL" --sysroot "$BATS_TEST_TMPDIR/d" device-props /devices/virtual/block/dm-0
+	assert_success
+	assert_line "DEVNAME=/dev/dm-0"
+	assert_line "TAGS=:systemd:uaccess:"
+	assert_line "DM_NAME=luks-data"
+}

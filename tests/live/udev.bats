@@ -28,6 +28,7 @@ setup_file() {
 }
 
 teardown_file() {
+	[ -f "$BATS_FILE_TMPDIR/loopdev" ] && losetup -d "$(cat "$BATS_FILE_TMPDIR/loopdev")" 2>/dev/null
 	[ -f "$BATS_FILE_TMPDIR/udevd.pid" ] && kill "$(cat "$BATS_FILE_TMPDIR/udevd.pid")" 2>/dev/null
 	for _ in $(seq 50); do pgrep -x systemd-udevd >/dev/null || break; sleep 0.1; done
 	rm -f "$RULE"
@@ -59,4 +60,51 @@ teardown_file() {
 	done
 	udevadm settle -t 20
 	assert_equal "$(cat $WQ/writeback/max_active)" "$before"
+}
+
+# Sort lines, and the words of the list-valued properties (their order is a hash order in sd-device).
+norm() {
+	local line k v
+	while IFS= read -r line; do
+		k=${line%%=*} v=${line#*=}
+		case $k in
+		DEVLINKS) v=$(tr ' ' '\n' <<<"$v" | sort | paste -sd' ') ;;
+		TAGS | CURRENT_TAGS) [[ $v == :*: ]] && v=:$(tr ':' '\n' <<<"${v:1:-1}" | sort | paste -sd:): ;;
+		esac
+		printf '%s=%s\n' "$k" "$v"
+	done | sort
+}
+
+@test "udev: libudev and the database files give the same properties for a real device" {
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
+	img=$BATS_TEST_TMPDIR/img
+	truncate -s 16M "$img"
+	mkfs.ext4 -q -F "$img"
+	dev=$(losetup -f --show "$img")
+	echo "$dev" >"$BATS_FILE_TMPDIR/loopdev"
+	udevadm settle -t 20
+	sys=/sys/devices/virtual/block/$(basename "$dev")
+	run "$WQCTL" device-props "$sys"
+	assert_success
+	live=$output
+	# the same device as a sysroot sees it: its uevent, dev, subsystem link and database file
+	root=$BATS_TEST_TMPDIR/root
+	mkdir -p "$root$sys" "$root/run/udev/data"
+	cp "$sys/uevent" "$sys/dev" "$root$sys/"
+	cp -P "$sys/subsystem" "$root$sys/"
+	cp "/run/udev/data/b$(cat "$sys/dev")" "$root/run/udev/data/"
+	run "$WQCTL" --sysroot "$root" device-props "$sys"
+	assert_success
+	files=$output
+	losetup -d "$dev" && rm -f "$BATS_FILE_TMPDIR/loopdev"
+	# facts known without wqctl: the name losetup gave, the filesystem made, its UUID (blkid)
+	uuid=$(blkid -o value -s UUID "$img")
+	for out in "$live" "$files"; do
+		grep -qx "DEVNAME=$dev" <<<"$out"
+		grep -qx "ID_FS_TYPE=ext4" <<<"$out"
+		grep -qx "ID_FS_UUID=$uuid" <<<"$out"
+		grep -qx "SUBSYSTEM=block" <<<"$out"
+	done
+	norm <<<"$live" | grep -qx "DEVNAME=$dev"
+	assert_equal "$(norm <<<"$files")" "$(norm <<<"$live")"
 }
