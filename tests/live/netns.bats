@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Live tier: iSCSI owner locality through netlink (libnl) in a network
-# namespace of our own: a veth pair, a VLAN on it, and a route. Virtual
-# devices report no NUMA node, so the documented fallback applies.
+# namespace of our own: veth pairs, a bridge and a VLAN on them, and a
+# route. Virtual devices report no NUMA node, so the documented fallback
+# applies.
 bats_load_library bats-support
 bats_load_library bats-assert
 
@@ -16,6 +17,14 @@ setup_file() {
 	ip netns exec "$NS" ip link set vA up
 	ip netns exec "$NS" ip link set vB up
 	ip netns exec "$NS" ip route add 10.210.0.0/16 via 10.200.0.2 dev vA
+	# a bridge over one end of a second veth pair: the walk goes down to the enslaved port
+	if ip netns exec "$NS" ip link add br0 type bridge 2>/dev/null; then
+		ip netns exec "$NS" ip link add vC type veth peer name vD
+		ip netns exec "$NS" ip link set vC master br0
+		ip netns exec "$NS" ip addr add 10.202.0.1/24 dev br0
+		for l in vC vD br0; do ip netns exec "$NS" ip link set "$l" up; done
+		export HAVE_BRIDGE=1
+	fi
 	if ip netns exec "$NS" ip link add link vA name vA.100 type vlan id 100 2>/dev/null; then
 		ip netns exec "$NS" ip addr add 10.201.0.1/24 dev vA.100
 		ip netns exec "$NS" ip link set vA.100 up
@@ -40,6 +49,14 @@ teardown_file() {
 	run ip netns exec "$NS" "$WQCTL" net-node 10.201.0.9
 	assert_success
 	assert_line "path:    vA.100(vlan)-> vA(virtual)"
+}
+
+@test "netns: a bridge is followed down to its enslaved port" {
+	[ -n "${HAVE_BRIDGE:-}" ] || skip "no bridge support in this kernel"
+	run ip netns exec "$NS" "$WQCTL" net-node 10.202.0.7
+	assert_success
+	assert_line "path:    br0(bridge)-> vC(virtual)"
+	assert_line "node:    -1"
 }
 
 @test "netns: no route is said plainly" {
