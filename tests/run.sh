@@ -35,6 +35,7 @@ tier_valgrind() {
 	local plain=${WQCTL_PLAIN:-$top/build/wqctl} n=0 tree args
 	tree=$(mktemp -d)
 	"$top/tests/fixtures/mktree.sh" x86_64-64cpu 6.18.0 "$tree" >/dev/null || return 1
+	"$top/tests/fixtures/mkowners.sh" "$tree" || return 1
 	while IFS= read -r args; do
 		n=$((n + 1))
 		# shellcheck disable=SC2086
@@ -70,6 +71,9 @@ tier_valgrind() {
 		--sysroot $tree revert
 		--sysroot $tree snapshot
 		--sysroot $tree dump $tree/dump
+		--sysroot $tree show -o NAME,OWNER,OWNER_NODE
+		--sysroot $tree device-props /devices/virtual/block/dm-0
+		device-props /sys/devices/virtual/workqueue/writeback
 	EOF
 	rm -rf "$tree"
 }
