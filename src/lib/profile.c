@@ -66,6 +66,8 @@ struct parse {
 	struct wq_pset *set;
 	const char *file;
 	FILE *f;
+	char *buf; /* the line being read, reused (getline) */
+	size_t cap;
 	int line;
 	bool bad;
 	struct wq_psect *cur; /* section being filled (in sects) */
@@ -187,12 +189,9 @@ static void open_section(struct parse *p, const char *raw)
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	const char *t;
+	ssize_t len = getline(&p->buf, &p->cap, p->f);
+	const char *line = p->buf, *t;
 
-	len = getline(&line, &cap, p->f);
 	if (len < 0)
 		return NULL;
 	p->line++;
@@ -429,6 +428,7 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 	}
 	r = ini_parse_stream(reader, &p, handler, &p);
 	fclose(p.f);
+	free(p.buf);
 	if (r > 0 && !p.bad)
 		perr(&p, r, "syntax error (expected KEY = VALUE or [SECTION])");
 	else if (r < 0 && !p.bad)
