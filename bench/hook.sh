@@ -8,8 +8,9 @@
 # shows how much of the distance to the floor is the dynamic loader and
 # inih rather than wqctl.
 # Prints the median of 15 batch means of wall time (RUNS runs in all, timed
-# per batch so the timer's own cost does not count) and instruction counts
-# (callgrind, exact and repeatable), each as a ratio to the floor.
+# per batch so the timer's own cost does not count; the commands' batches
+# interleaved) and instruction counts (callgrind, exact and repeatable),
+# each as a ratio to the floor.
 #   bench/hook.sh [WQCTL]      (default: build/wqctl, the plain build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,24 +32,32 @@ minhook=("$tmp/minhook" "$tmp/root" "$tmp/profiles/p.conf")
 "${hook[@]}" || { echo "hook: wqctl failed" >&2; exit 1; }
 "${minhook[@]}" || { echo "hook: minhook failed" >&2; exit 1; }
 
-median_ns() { # command...: median over 15 batches of the mean wall time per run, in ns
-	local b i t0 t1 per=$((runs / 15 + 1))
-	for ((b = 0; b < 15; b++)); do
-		t0=$(date +%s%N)
-		for ((i = 0; i < per; i++)); do "$@" >/dev/null 2>&1; done
-		t1=$(date +%s%N)
-		echo $(((t1 - t0) / per))
-	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+# One batch: the mean wall time per run of a command, in ns.
+batch_ns() {
+	local i t0 t1 per=$((runs / 15 + 1))
+	t0=$(date +%s%N)
+	for ((i = 0; i < per; i++)); do "$@" >/dev/null 2>&1; done
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / per))
 }
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# 15 rounds, each timing one batch of every command in turn, so that a slow
+# spell of the machine falls on all of them alike; then each one's median.
+for ((b = 0; b < 15; b++)); do
+	batch_ns /bin/true >>"$tmp/t.true"
+	batch_ns "${floor[@]}" >>"$tmp/t.floor"
+	batch_ns "${minhook[@]}" >>"$tmp/t.min"
+	batch_ns "${hook[@]}" >>"$tmp/t.hook"
+done
 instructions() { # command...: instructions executed (callgrind, whole process)
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >/dev/null 2>&1 || true
 	awk '/^summary:/ { print $2 }' "$tmp/cg.out"
 }
 
-t_true=$(median_ns /bin/true)
-t_floor=$(median_ns "${floor[@]}")
-t_min=$(median_ns "${minhook[@]}")
-t_hook=$(median_ns "${hook[@]}")
+t_true=$(median <"$tmp/t.true")
+t_floor=$(median <"$tmp/t.floor")
+t_min=$(median <"$tmp/t.min")
+t_hook=$(median <"$tmp/t.hook")
 i_true=$(instructions /bin/true)
 i_floor=$(instructions "${floor[@]}")
 i_min=$(instructions "${minhook[@]}")

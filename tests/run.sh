@@ -131,7 +131,7 @@ tier_package() {
 
 tier_style() {
 	local n=0 f out
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.c); do
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.[ch]); do
 		n=$((n + 1))
 		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
 			echo "ok $n - clang-format $f"
