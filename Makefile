@@ -12,8 +12,8 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c
-# libudev, libnuma and libnl (src/lib/dl.c), libsmartcols and json-c (src/cli/lazy.c)
+PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c libtracefs libtraceevent
+# libudev, libnuma, libnl, libtracefs and libtraceevent (src/lib/dl.c), libsmartcols and json-c (src/cli/lazy.c)
 # are dlopen()ed on first use: the udev hook path must not pay for loading them.
 # Their headers still come from pkg-config.
 LINK_PKGS := inih

@@ -74,6 +74,7 @@ tier_valgrind() {
 		--sysroot $tree show -o NAME,OWNER,OWNER_NODE
 		--sysroot $tree device-props /devices/virtual/block/dm-0
 		device-props /sys/devices/virtual/workqueue/writeback
+		monitor -J -i 0.3 -c 2
 	EOF
 	rm -rf "$tree"
 }

@@ -11,6 +11,8 @@
 #define SO_UDEV "libudev.so.1"
 #define SO_NL "libnl-3.so.200"
 #define SO_NL_ROUTE "libnl-route-3.so.200"
+#define SO_TRACEEVENT "libtraceevent.so.1"
+#define SO_TRACEFS "libtracefs.so.1"
 
 #define SYM(h, lib, name)                                                                                              \
 	do {                                                                                                           \
@@ -87,6 +89,30 @@ static bool load_nl(struct wq_libnl *l)
 	return true;
 }
 
+static bool load_trace(struct wq_libtrace *l)
+{
+	void *e = dlopen(SO_TRACEEVENT, RTLD_NOW | RTLD_LOCAL), *f = dlopen(SO_TRACEFS, RTLD_NOW | RTLD_LOCAL);
+
+	if (!e || !f)
+		return false;
+	SYM(f, *l, tracefs_tracing_dir);
+	SYM(f, *l, tracefs_local_events_system);
+	SYM(f, *l, tracefs_instance_create);
+	SYM(f, *l, tracefs_instance_destroy);
+	SYM(f, *l, tracefs_instance_free);
+	SYM(f, *l, tracefs_instance_set_buffer_size);
+	SYM(f, *l, tracefs_event_enable);
+	SYM(f, *l, tracefs_event_disable);
+	SYM(f, *l, tracefs_trace_on);
+	SYM(f, *l, tracefs_iterate_raw_events);
+	SYM(e, *l, tep_free);
+	SYM(e, *l, tep_find_event_by_name);
+	SYM(e, *l, tep_find_field);
+	SYM(e, *l, tep_read_number_field);
+	SYM(e, *l, tep_get_field_raw);
+	return true;
+}
+
 #define LAZY(type, name, loader)                                                                                       \
 	const struct type *name(void)                                                                                  \
 	{                                                                                                              \
@@ -100,3 +126,4 @@ static bool load_nl(struct wq_libnl *l)
 LAZY(wq_libnuma, wq_libnuma, load_numa)
 LAZY(wq_libudev, wq_libudev, load_udev)
 LAZY(wq_libnl, wq_libnl, load_nl)
+LAZY(wq_libtrace, wq_libtrace, load_trace)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libnuma, libudev and libnl-route are loaded on first use (dlopen), so the
+ * libnuma, libudev, libnl-route and libtracefs are loaded on first use (dlopen), so the
  * udev hook path (apply --udev for a workqueue without owner rules) never
  * pays for their loading, relocation and constructors.
  */
@@ -12,6 +12,7 @@
 #include <netlink/route/link.h>
 #include <netlink/route/route.h>
 #include <numa.h>
+#include <tracefs.h>
 
 #define WQ_FN(f) __typeof__(&f) f
 
@@ -61,9 +62,29 @@ struct wq_libnl {
 	WQ_FN(rtnl_route_nh_get_ifindex);
 };
 
+/* libtracefs and the libtraceevent calls the monitor makes. */
+struct wq_libtrace {
+	WQ_FN(tracefs_tracing_dir);
+	WQ_FN(tracefs_local_events_system);
+	WQ_FN(tracefs_instance_create);
+	WQ_FN(tracefs_instance_destroy);
+	WQ_FN(tracefs_instance_free);
+	WQ_FN(tracefs_instance_set_buffer_size);
+	WQ_FN(tracefs_event_enable);
+	WQ_FN(tracefs_event_disable);
+	WQ_FN(tracefs_trace_on);
+	WQ_FN(tracefs_iterate_raw_events);
+	WQ_FN(tep_free);
+	WQ_FN(tep_find_event_by_name);
+	WQ_FN(tep_find_field);
+	WQ_FN(tep_read_number_field);
+	WQ_FN(tep_get_field_raw);
+};
+
 /* The loaded library, or NULL when it cannot be loaded (the caller falls back). */
 const struct wq_libnuma *wq_libnuma(void);
 const struct wq_libudev *wq_libudev(void);
 const struct wq_libnl *wq_libnl(void);
+const struct wq_libtrace *wq_libtrace(void);
 
 #endif

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "dl.h"
+#include "macro.h"
+#include "root.h"
+
+#define INSTANCE_PREFIX "wqctl-monitor-"
+
+/* Per-CPU buffer of the instance, in KiB: room for bursts between reads. */
+#define BUFFER_KB 4096
+
+static const char *const event_names[] = {
+    [WQ_EV_QUEUE] = "workqueue_queue_work",
+    [WQ_EV_ACTIVATE] = "workqueue_activate_work",
+    [WQ_EV_START] = "workqueue_execute_start",
+    [WQ_EV_END] = "workqueue_execute_end",
+};
+
+struct wq_trace {
+	const struct wq_libtrace *L;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	char name[64];
+	/* Event ids and the fields read from each (offsets come from the format files). */
+	int id[4];
+	struct tep_format_field *work[4];
+	struct tep_event *queue;
+	struct wq_mon *mon;
+	unsigned long long lost;
+	int err;
+};
+
+/*
+ * Instances a killed monitor left behind (SIGKILL cannot be caught): their
+ * pid no longer runs. Removing one stops and frees its buffers.
+ */
+static void remove_stale(struct wq_ctx *ctx, const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+
+	if (asprintf(&path, "%s/instances", dir) < 0 || !(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (errno || *end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* still running (EPERM: someone else's) */
+		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == 0)
+			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed the instance of a monitor that is gone", path,
+			       de->d_name);
+	}
+}
+
+const char *wq_trace_instance(const struct wq_trace *t)
+{
+	return t->name;
+}
+
+int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t whysz)
+{
+	static const char *const systems[] = {"workqueue", NULL};
+	struct wq_trace *t;
+	const char *dir;
+
+	*out = NULL;
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
+		return -EINVAL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->L = wq_libtrace();
+	if (!t->L) {
+		snprintf(why, whysz, "libtracefs or libtraceevent cannot be loaded");
+		free(t);
+		return -ENOENT;
+	}
+	dir = t->L->tracefs_tracing_dir();
+	if (!dir || access(dir, F_OK) < 0) {
+		snprintf(why, whysz, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		free(t);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK) < 0) {
+		int e = errno;
+
+		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, strerror(e));
+		free(t);
+		return -e;
+	}
+	t->tep = t->L->tracefs_local_events_system(dir, systems);
+	for (int i = 0; t->tep && i < 4; i++) {
+		struct tep_event *e = t->L->tep_find_event_by_name(t->tep, "workqueue", event_names[i]);
+
+		if (!e || !(t->work[i] = t->L->tep_find_field(e, "work"))) {
+			snprintf(why, whysz, "%s/events/workqueue/%s: missing or without a 'work' field", dir,
+				 event_names[i]);
+			wq_trace_close(t);
+			return -ENOENT;
+		}
+		t->id[i] = e->id;
+		if (i == WQ_EV_QUEUE)
+			t->queue = e;
+	}
+	if (!t->tep) {
+		snprintf(why, whysz, "%s/events/workqueue: cannot read the event formats", dir);
+		wq_trace_close(t);
+		return -ENOENT;
+	}
+	if (!t->L->tep_find_field(t->queue, "workqueue")) {
+		snprintf(why, whysz, "workqueue_queue_work has no 'workqueue' field (kernel older than 5.12)");
+		wq_trace_close(t);
+		return -ENOTSUP;
+	}
+	remove_stale(ctx, dir);
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	t->inst = t->L->tracefs_instance_create(t->name);
+	if (!t->inst) {
+		int e = errno ? errno : EIO;
+
+		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, t->name, strerror(e));
+		wq_trace_close(t);
+		return -e;
+	}
+	t->L->tracefs_instance_set_buffer_size(t->inst, BUFFER_KB, -1);
+	for (int i = 0; i < 4; i++) {
+		if (t->L->tracefs_event_enable(t->inst, "workqueue", event_names[i]) < 0) {
+			snprintf(why, whysz, "instances/%s: cannot enable workqueue/%s", t->name, event_names[i]);
+			wq_trace_close(t);
+			return -EIO;
+		}
+	}
+	t->L->tracefs_trace_on(t->inst);
+	*out = t;
+	return 0;
+}
+
+static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *data)
+{
+	struct wq_trace *t = data;
+	unsigned long long work = 0;
+	char name[64] = "";
+	int ev = -1;
+
+	(void)cpu;
+	for (int i = 0; i < 4; i++)
+		if (e->id == t->id[i])
+			ev = i;
+	if (ev < 0)
+		return 0;
+	if (rec->missed_events > 0)
+		t->lost += (unsigned long long)rec->missed_events;
+	else if (rec->missed_events < 0)
+		t->lost++; /* dropped, count unknown */
+	if (t->L->tep_read_number_field(t->work[ev], rec->data, &work) < 0)
+		return 0;
+	if (ev == WQ_EV_QUEUE) {
+		int len = 0;
+		const char *s = t->L->tep_get_field_raw(NULL, e, "workqueue", rec, &len, 0);
+
+		if (s && len > 0)
+			snprintf(name, sizeof(name), "%.*s", (int)strnlen(s, (size_t)len), s);
+	}
+	if (wq_mon_event(t->mon, (enum wq_mon_ev)ev, rec->ts, work, name[0] ? name : "?") < 0) {
+		t->err = -ENOMEM;
+		return 1; /* stop */
+	}
+	return 0;
+}
+
+int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost)
+{
+	t->mon = m;
+	t->lost = 0;
+	t->err = 0;
+	if (t->L->tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0 && !t->err)
+		t->err = -EIO;
+	*lost = t->lost;
+	return t->err;
+}
+
+void wq_trace_close(struct wq_trace *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		t->L->tracefs_event_disable(t->inst, "workqueue", NULL);
+		t->L->tracefs_instance_destroy(t->inst);
+		t->L->tracefs_instance_free(t->inst);
+	}
+	if (t->tep)
+		t->L->tep_free(t->tep);
+	free(t);
+}

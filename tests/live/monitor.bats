@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# Live tier: monitor on the real tracepoints. Writeback work is made on a
+# loop-mounted ext4 image; an independent tracefs instance of the test's
+# own counts the same queue_work events as an oracle. Every instance, mount
+# and loop device is removed, even when a test fails.
+bats_load_library bats-support
+bats_load_library bats-assert
+
+T=/sys/kernel/tracing
+
+setup_file() {
+	[ -d "$T/instances" ] || skip "tracefs is not mounted at $T"
+	[ -w "$T/instances" ] || skip "not root"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
+	export ORACLE=$T/instances/wqctl-test-oracle-$$ MNT=$BATS_FILE_TMPDIR/mnt IMG=$BATS_FILE_TMPDIR/img
+	export GLOBAL_ENABLE
+	GLOBAL_ENABLE=$(cat $T/events/workqueue/workqueue_queue_work/enable)
+	truncate -s 64M "$IMG"
+	mkfs.ext4 -q -F "$IMG"
+	mkdir -p "$MNT"
+	mount -o loop "$IMG" "$MNT"
+}
+
+teardown_file() {
+	[ -d "${ORACLE:-/nonexistent}" ] && rmdir "$ORACLE"
+	mountpoint -q "${MNT:-/nonexistent}" && umount "$MNT"
+	for d in "$T"/instances/wqctl-monitor-*; do [ -d "$d" ] && rmdir "$d"; done
+	true
+}
+
+# dirty the image and write it back, several times
+make_writeback() {
+	for i in 1 2 3; do
+		dd if=/dev/urandom of="$MNT/f$i" bs=1M count=4 conv=fsync status=none
+		sync -f "$MNT/f$i"
+	done
+}
+
+@test "monitor: writeback work made during the interval is counted, within what an oracle instance saw" {
+	mkdir "$ORACLE"
+	echo 1 >"$ORACLE/events/workqueue/workqueue_queue_work/enable"
+	echo 1 >"$ORACLE/tracing_on"
+	"$WQCTL" monitor -J -i 3 -c 1 -o NAME,QUEUED,QUEUED/S writeback >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	# start writing once the monitor traces (its interval starts then)
+	for _ in $(seq 100); do
+		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	make_writeback
+	wait "$pid"
+	echo 0 >"$ORACLE/tracing_on"
+	oracle=$(grep -c 'workqueue=writeback ' "$ORACLE/trace" || true)
+	rmdir "$ORACLE"
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output ""
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_output --partial '"name": "writeback"'
+	# only the named workqueue
+	assert_equal "$(grep -c '"name":' <<<"$output")" 1
+	count=$(sed -n 's/.*"queued": \([0-9]*\).*/\1/p' <<<"$output")
+	rate=$(sed -n 's/.*"queued\/s": \([0-9.]*\).*/\1/p' <<<"$output")
+	echo "monitor: $count items ($rate/s); oracle: $oracle" >&3
+	# three fsyncs of dirty data each queue writeback work: at least 1 item, and never more
+	# than the oracle instance (enabled before monitor started, stopped after it ended) saw
+	[ "$count" -ge 1 ]
+	[ "$count" -le "$oracle" ]
+	# the rate is the count over the 3 s interval (the measured length; within 5 %)
+	awk -v c="$count" -v r="$rate" 'BEGIN { exit !(r >= c / 3 * 0.95 - 0.05 && r <= c / 3 * 1.05 + 0.05) }'
+}
+
+@test "monitor: its own tracing instance exists while it runs and is gone after SIGINT" {
+	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	pid=$!
+	inst=$T/instances/wqctl-monitor-$pid
+	# set up in order: the instance, then its four events
+	for _ in $(seq 50); do [ "$(cat "$inst/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break; sleep 0.1; done
+	for e in queue_work activate_work execute_start execute_end; do
+		assert_equal "$(cat "$inst/events/workqueue/workqueue_$e/enable")" 1
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	assert_equal "$?" 0
+	assert [ ! -e "$inst" ]
+}
+
+@test "monitor: SIGTERM cleans up too; the system's own trace events are left as they were" {
+	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do [ -d "$T/instances/wqctl-monitor-$pid" ] && break; sleep 0.1; done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
+	assert_equal "$(cat $T/events/workqueue/workqueue_queue_work/enable)" "$GLOBAL_ENABLE"
+}
+
+@test "monitor: an instance left by a killed monitor is removed by the next one" {
+	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do [ -d "$T/instances/wqctl-monitor-$pid" ] && break; sleep 0.1; done
+	kill -KILL "$pid"
+	wait "$pid" || true
+	assert [ -d "$T/instances/wqctl-monitor-$pid" ]
+	run "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue
+	assert_success
+	assert_output --partial "wqctl-monitor-$pid: removed the instance of a monitor that is gone"
+	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
+}
+
+@test "monitor: one JSON document per interval, idle ones as an empty list" {
+	run "$WQCTL" monitor -J -i 0.3 -c 3 no-such-workqueue-*
+	assert_success
+	assert_equal "$(grep -c '"workqueues": \[' <<<"$output")" 3
+	refute_output --partial '"name"'
+}
+
+@test "monitor: tables carry a header each, a blank line between them" {
+	make_writeback &
+	run "$WQCTL" monitor -i 1 -c 2 -o NAME,QUEUED,DONE
+	wait
+	assert_success
+	headers=$(grep -c '^NAME  *QUEUED  *DONE$' <<<"$output" || true)
+	blanks=$(grep -c '^$' <<<"$output" || true)
+	# an idle interval prints nothing; every printed table after the first is preceded by a blank line
+	[ "$headers" -ge 1 ]
+	assert_equal "$blanks" $((headers - 1))
+}
