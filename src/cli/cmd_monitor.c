@@ -169,7 +169,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+i:c:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:c:", opts, NULL)) != -1) {
 		char *end = NULL;
 
 		switch (c) {

@@ -45,3 +45,16 @@ setup() {
 	assert_failure 2
 	assert_output --partial "NOPE"
 }
+
+@test "monitor takes its options after the patterns too (SPEC: monitor [PATTERN...] [-i SECONDS] [-c COUNT])" {
+	run wq monitor writeback -i 0
+	assert_failure 2
+	assert_output --partial "monitor: --interval '0'"
+	run wq monitor 'kcryptd*' writeback -c 0
+	assert_failure 2
+	assert_output --partial "monitor: --count '0'"
+	# valid ones get as far as the live-only check
+	run wq monitor writeback -i 2 -c 3
+	assert_failure 2
+	assert_output --partial "live system only"
+}
