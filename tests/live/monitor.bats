@@ -125,3 +125,16 @@ make_writeback() {
 	[ "$headers" -ge 1 ]
 	assert_equal "$blanks" $((headers - 1))
 }
+
+@test "monitor: without root, a clear error and nothing created" {
+	command -v runuser >/dev/null || skip "runuser is not installed"
+	d=$(mktemp -d /tmp/wqctl-nobody.XXXXXX)
+	chmod 755 "$d"
+	cp "$WQCTL" "$d/wqctl"
+	before=$(ls "$T/instances")
+	run runuser -u nobody -- "$d/wqctl" monitor -c 1
+	rm -rf "$d"
+	assert_failure 1
+	assert_output "wqctl: monitor: $T: Permission denied (monitor needs root)"
+	assert_equal "$(ls "$T/instances")" "$before"
+}
