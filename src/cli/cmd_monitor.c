@@ -31,6 +31,7 @@ enum {
 	COL_QUEUED,
 	COL_STARTED,
 	COL_DONE,
+	COL_THROTTLED,
 };
 
 static const struct colinfo cols[] = {
@@ -51,6 +52,8 @@ static const struct colinfo cols[] = {
     [COL_QUEUED] = {"QUEUED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items queued in the interval"},
     [COL_STARTED] = {"STARTED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items started in the interval"},
     [COL_DONE] = {"DONE", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items finished in the interval"},
+    [COL_THROTTLED] = {"THROTTLED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "work items activated later than queued in the interval: held back by max_active"},
 };
 
 #define DEFAULT_COLS "NAME,QUEUED/S,STARTED/S,PENDING,INFLIGHT,WAIT_P50,WAIT_P99,RUN_P50,RUN_P99"
@@ -133,6 +136,7 @@ static int print_interval(struct cli *cli, const struct wq_mon_row *rows, size_t
 		out_setf(&o, ln, COL_QUEUED, "%lu", r->queued);
 		out_setf(&o, ln, COL_STARTED, "%lu", r->started);
 		out_setf(&o, ln, COL_DONE, "%lu", r->done);
+		out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
 	}
 	rc = out_print(&o);
 	out_free(&o);

@@ -17,7 +17,7 @@ struct samples {
 
 struct wqstat {
 	char *name;
-	unsigned long queued, started, done;
+	unsigned long queued, started, done, throttled;
 	struct samples wait, run;
 	long pending, inflight;
 };
@@ -38,6 +38,12 @@ struct wq_mon {
 	size_t cap, used;
 	struct wq_mon_row *rows;
 	uint64_t rng;
+	/* The last event seen on each CPU (index cpu + 1; 0 is the single stream). */
+	struct last {
+		uint64_t work;
+		int ev;
+	} * last_ev;
+	size_t nlast;
 };
 
 struct wq_mon *wq_mon_new(void)
@@ -69,6 +75,7 @@ void wq_mon_free(struct wq_mon *m)
 	free(m->wq);
 	free(m->tab);
 	free(m->rows);
+	free(m->last_ev);
 	free(m);
 }
 
@@ -182,13 +189,41 @@ static int sample(struct wq_mon *m, struct samples *s, int64_t x)
 	return 0;
 }
 
+/* Record ev as the last event of cpu; return the previous one in *prev. */
+static int last_swap(struct wq_mon *m, int cpu, enum wq_mon_ev ev, uint64_t work, struct last *prev)
+{
+	size_t i = cpu < 0 ? 0 : (size_t)cpu + 1;
+
+	if (i >= m->nlast) {
+		size_t nn = i + 1 > m->nlast * 2 ? i + 1 : m->nlast * 2;
+		struct last *nl = realloc(m->last_ev, sizeof(*nl) * nn);
+
+		if (!nl)
+			return -ENOMEM;
+		memset(nl + m->nlast, 0, sizeof(*nl) * (nn - m->nlast));
+		m->last_ev = nl;
+		m->nlast = nn;
+	}
+	*prev = m->last_ev[i];
+	m->last_ev[i] = (struct last){.work = work, .ev = (int)ev};
+	return 0;
+}
+
 int wq_mon_event(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts, uint64_t work, const char *wq)
 {
+	return wq_mon_event_cpu(m, ev, ts, work, wq, -1);
+}
+
+int wq_mon_event_cpu(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts, uint64_t work, const char *wq, int cpu)
+{
+	struct last prev;
 	struct item *it;
 	int w;
 
 	if (work == 0)
 		return 0;
+	if (last_swap(m, cpu, ev, work, &prev) < 0)
+		return -ENOMEM;
 	if (ev == WQ_EV_QUEUE) {
 		w = wq_index(m, wq ? wq : "?");
 		if (w < 0)
@@ -208,6 +243,8 @@ int wq_mon_event(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts, uint64_t work
 		return 0; /* queued before we started watching */
 	switch (ev) {
 	case WQ_EV_ACTIVATE:
+		if (it->queued && !it->activated && !(prev.ev == WQ_EV_QUEUE && prev.work == work))
+			m->wq[it->qwq].throttled++;
 		if (it->queued)
 			it->activated = true;
 		return 0;
@@ -285,13 +322,14 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 	for (size_t i = 0; i < m->nwq; i++) {
 		struct wqstat *s = &m->wq[i];
 
-		if (!s->queued && !s->started && !s->done && !s->pending && !s->inflight)
+		if (!s->queued && !s->started && !s->done && !s->throttled && !s->pending && !s->inflight)
 			continue;
 		r[cnt] = (struct wq_mon_row){
 		    .name = s->name,
 		    .queued = s->queued,
 		    .started = s->started,
 		    .done = s->done,
+		    .throttled = s->throttled,
 		    .queued_ps = seconds > 0 ? (double)s->queued / seconds : 0,
 		    .started_ps = seconds > 0 ? (double)s->started / seconds : 0,
 		    .pending = s->pending,
@@ -302,7 +340,7 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 		    .run_p99 = wq_mon_percentile(s->run.v, s->run.n, 99),
 		};
 		cnt++;
-		s->queued = s->started = s->done = 0;
+		s->queued = s->started = s->done = s->throttled = 0;
 		s->wait.n = s->run.n = 0;
 		s->wait.seen = s->run.seen = 0;
 	}

@@ -27,6 +27,7 @@ struct wq_mon;
 struct wq_mon_row {
 	const char *name; /* as in the tracepoint (not the sysfs form) */
 	unsigned long queued, started, done; /* events in the interval */
+	unsigned long throttled; /* activated later than queued: held back by max_active */
 	double queued_ps, started_ps;
 	long pending; /* queued, not yet activated: held back by max_active */
 	long inflight; /* started, not yet ended */
@@ -36,7 +37,15 @@ struct wq_mon_row {
 
 struct wq_mon *wq_mon_new(void);
 void wq_mon_free(struct wq_mon *m);
-/* Feed one event; wq is the name for WQ_EV_QUEUE, ignored otherwise. 0 or -ENOMEM. */
+/*
+ * Feed one event recorded on cpu (-1: one stream); wq is the name for
+ * WQ_EV_QUEUE, ignored otherwise. An activation that directly follows its
+ * own queue_work on the same CPU happened at queue time (the kernel traces
+ * both in __queue_work()); any other one was held back by max_active.
+ * 0 or -ENOMEM.
+ */
+int wq_mon_event_cpu(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts_ns, uint64_t work, const char *wq, int cpu);
+/* The same on one stream (cpu -1). */
 int wq_mon_event(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts_ns, uint64_t work, const char *wq);
 /*
  * Rows (sorted by name) for every workqueue with events in the interval or

@@ -165,7 +165,6 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 	char name[64] = "";
 	int ev = -1;
 
-	(void)cpu;
 	for (int i = 0; i < 4; i++)
 		if (e->id == t->id[i])
 			ev = i;
@@ -184,7 +183,7 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 		if (s && len > 0)
 			snprintf(name, sizeof(name), "%.*s", (int)strnlen(s, (size_t)len), s);
 	}
-	if (wq_mon_event(t->mon, (enum wq_mon_ev)ev, rec->ts, work, name[0] ? name : "?") < 0) {
+	if (wq_mon_event_cpu(t->mon, (enum wq_mon_ev)ev, rec->ts, work, name[0] ? name : "?", cpu) < 0) {
 		t->err = -ENOMEM;
 		return 1; /* stop */
 	}

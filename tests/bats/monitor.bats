@@ -17,7 +17,7 @@ setup() {
 @test "monitor --list-columns names every column" {
 	run "$WQCTL" monitor --list-columns
 	assert_success
-	for c in NAME QUEUED/S STARTED/S PENDING INFLIGHT WAIT_P50 WAIT_P99 RUN_P50 RUN_P99 QUEUED STARTED DONE; do
+	for c in NAME QUEUED/S STARTED/S PENDING INFLIGHT WAIT_P50 WAIT_P99 RUN_P50 RUN_P99 QUEUED STARTED DONE THROTTLED; do
 		assert_line --regexp "^$c +"
 	done
 }

@@ -7,23 +7,31 @@ bats_load_library bats-support
 bats_load_library bats-assert
 
 T=/sys/kernel/tracing
+WB=/sys/devices/virtual/workqueue/writeback
 
 setup_file() {
 	[ -d "$T/instances" ] || skip "tracefs is not mounted at $T"
 	[ -w "$T/instances" ] || skip "not root"
 	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is not installed"
-	export ORACLE=$T/instances/wqctl-test-oracle-$$ MNT=$BATS_FILE_TMPDIR/mnt IMG=$BATS_FILE_TMPDIR/img
-	export GLOBAL_ENABLE
+	export ORACLE=$T/instances/wqctl-test-oracle-$$ MNT=$BATS_FILE_TMPDIR/mnt1
+	export GLOBAL_ENABLE SAVED_MAX
 	GLOBAL_ENABLE=$(cat $T/events/workqueue/workqueue_queue_work/enable)
-	truncate -s 64M "$IMG"
-	mkfs.ext4 -q -F "$IMG"
-	mkdir -p "$MNT"
-	mount -o loop "$IMG" "$MNT"
+	SAVED_MAX=$(cat "$WB/max_active")
+	# three ext4 images, each its own backing device with its own writeback work
+	for i in 1 2 3; do
+		truncate -s 64M "$BATS_FILE_TMPDIR/img$i"
+		mkfs.ext4 -q -F "$BATS_FILE_TMPDIR/img$i"
+		mkdir -p "$BATS_FILE_TMPDIR/mnt$i"
+		mount -o loop "$BATS_FILE_TMPDIR/img$i" "$BATS_FILE_TMPDIR/mnt$i"
+	done
 }
 
 teardown_file() {
+	[ -n "${SAVED_MAX:-}" ] && echo "$SAVED_MAX" >"$WB/max_active"
 	[ -d "${ORACLE:-/nonexistent}" ] && rmdir "$ORACLE"
-	mountpoint -q "${MNT:-/nonexistent}" && umount "$MNT"
+	for i in 1 2 3; do
+		mountpoint -q "$BATS_FILE_TMPDIR/mnt$i" && umount "$BATS_FILE_TMPDIR/mnt$i"
+	done
 	for d in "$T"/instances/wqctl-monitor-*; do [ -d "$d" ] && rmdir "$d"; done
 	true
 }
@@ -67,6 +75,45 @@ make_writeback() {
 	[ "$count" -le "$oracle" ]
 	# the rate is the count over the 3 s interval (the measured length; within 5 %)
 	awk -v c="$count" -v r="$rate" 'BEGIN { exit !(r >= c / 3 * 0.95 - 0.05 && r <= c / 3 * 1.05 + 0.05) }'
+}
+
+# dirty all three file systems, then one sync: the kernel queues the three
+# writeback works at once (wakeup_flusher_threads)
+sync_three() {
+	for i in 1 2 3; do
+		dd if=/dev/urandom of="$BATS_FILE_TMPDIR/mnt$i/g" bs=1M count=16 status=none
+	done
+	sync
+}
+
+# monitor writeback for 3 s around sync_three; prints QUEUED THROTTLED
+throttle_run() {
+	"$WQCTL" monitor -r -n -i 3 -c 1 -o QUEUED,THROTTLED writeback >"$BATS_TEST_TMPDIR/th" &
+	local pid=$!
+	for _ in $(seq 100); do
+		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	sync_three
+	wait "$pid"
+	cat "$BATS_TEST_TMPDIR/th"
+}
+
+@test "monitor: THROTTLED counts work held back by max_active (none at 1024, some at 1)" {
+	# KERNEL.md §8: activate_work fires at queue time when a max_active slot is free,
+	# else when one frees. With 1024 slots none waits; with 1, of three works queued
+	# together at least the second and third wait for the first.
+	echo 1024 >"$WB/max_active"
+	read -r queued throttled < <(throttle_run)
+	echo "max_active 1024: queued $queued, throttled $throttled" >&3
+	[ "$queued" -ge 3 ]
+	assert_equal "$throttled" 0
+	echo 1 >"$WB/max_active"
+	read -r queued throttled < <(throttle_run)
+	echo "$SAVED_MAX" >"$WB/max_active"
+	echo "max_active 1: queued $queued, throttled $throttled" >&3
+	[ "$queued" -ge 3 ]
+	[ "$throttled" -ge 2 ]
 }
 
 @test "monitor: its own tracing instance exists while it runs and is gone after SIGINT" {

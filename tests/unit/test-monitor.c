@@ -72,6 +72,7 @@ int main(void)
 	ok(a && a->pending == 1 && a->inflight == 1, "A: w3 pending (not activated), w2 in flight");
 	ok(a && a->wait_p50 == 10 * US && a->wait_p99 == 30 * US, "A: wait p50 10 us, p99 30 us");
 	ok(a && a->run_p50 == 40 * US && a->run_p99 == 40 * US, "A: run 40 us");
+	ok(a && a->throttled == 0 && b && b->throttled == 0, "interval 1: every activation came with its queue_work");
 	ok(b && b->queued == 1 && b->pending == 0 && b->inflight == 0 && b->wait_p50 == 1 * US && b->run_p50 == 1 * US,
 	   "B: one item, wait 1 us, run 1 us, nothing left");
 
@@ -96,6 +97,8 @@ int main(void)
 	ok(a && a->wait_p50 == 30 * US && a->wait_p99 == 94 * US, "A: wait p50 30 us, p99 94 us");
 	ok(a && a->run_p50 == 10 * US && a->run_p99 == 100 * US, "A: re-queued while running: runs 100 and 10 us");
 	ok(a && a->pending == 0 && a->inflight == 1, "A: w3 in flight, nothing pending");
+	/* w3's activation came long after its queue_work (other events between): throttled; w2's came with it */
+	ok(a && a->throttled == 1, "A: one throttled activation (w3)");
 
 	/* Interval 3: w3 ends; A shows once more (a run sample), then nothing is left. */
 	wq_mon_event(m, WQ_EV_END, 200 * US, 0x3, NULL);
@@ -103,6 +106,23 @@ int main(void)
 	       r[0].wait_p50 == -1 && r[0].inflight == 0,
 	   "interval 3: A ends w3 (run 100 us), no wait sample");
 	ok(wq_mon_interval(m, 1.0, &r, &n) == 0 && n == 0, "interval 4: nothing to show");
+
+	/*
+	 * Per CPU: CPU 0 queues x1 and activates it at once while CPU 1 queues x2
+	 * in between (interleaved by time): x1 still came with its queue_work.
+	 * x2 is activated on CPU 1 after CPU 1 ran x1's start: throttled.
+	 */
+	wq_mon_event_cpu(m, WQ_EV_QUEUE, 300 * US, 0x100, "C", 0);
+	wq_mon_event_cpu(m, WQ_EV_QUEUE, 300 * US + 1, 0x200, "C", 1);
+	wq_mon_event_cpu(m, WQ_EV_ACTIVATE, 300 * US + 2, 0x100, NULL, 0);
+	wq_mon_event_cpu(m, WQ_EV_START, 301 * US, 0x100, NULL, 1);
+	wq_mon_event_cpu(m, WQ_EV_ACTIVATE, 302 * US, 0x200, NULL, 1);
+	ok(wq_mon_interval(m, 1.0, &r, &n) == 0 && n == 1 && r[0].queued == 2 && r[0].throttled == 1,
+	   "per CPU: x1 activated with its queue_work, x2 throttled");
+	wq_mon_event_cpu(m, WQ_EV_START, 303 * US, 0x200, NULL, 1);
+	wq_mon_event_cpu(m, WQ_EV_END, 304 * US, 0x200, NULL, 1);
+	wq_mon_event_cpu(m, WQ_EV_END, 305 * US, 0x100, NULL, 1);
+	ok(wq_mon_interval(m, 1.0, &r, &n) == 0 && n == 1 && r[0].done == 2 && r[0].inflight == 0, "C: both done");
 
 	/* Many items: the table grows and keeps every one (10000 queued and pending). */
 	for (uint64_t w = 1; w <= 10000; w++)
