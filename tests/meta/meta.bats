@@ -19,7 +19,7 @@ commands() { wqctl __complete commands; }
 @test "the command list is not empty and has every SPEC command" {
 	run commands
 	assert_success
-	for c in show get set knob topology explain check profile apply verify revert snapshot dump; do
+	for c in show get set knob topology explain check profile apply verify revert snapshot dump monitor; do
 		assert_line "$c"
 	done
 }
@@ -67,8 +67,13 @@ commands() { wqctl __complete commands; }
 	[[ " ${COMPREPLY[*]} " == *" MAX_INFLIGHT "* ]] || fail "bash does not offer columns"
 }
 
+# Under zsh (and fish), LeakSanitizer's exit-time stop-the-world sometimes
+# never returns: its tracer waits in waitpid() on the ptrace-stopped wqctl,
+# which spins (4 in 40 runs here; google/sanitizers#777). Leaks are checked
+# by every other ASan run and by valgrind; the shells run wqctl without LSan.
 @test "zsh completes every command" {
 	command -v zsh >/dev/null || skip "zsh not installed"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	run timeout 60 zsh -c 'compadd() { local a; for a in "$@"; do [[ $a == -* ]] && continue; print -r -- $a; done }
 		_files() { :; }; words=(wqctl ""); CURRENT=2; PREFIX=""; source "$TOP/completions/_wqctl"'
 	assert_success
@@ -77,6 +82,7 @@ commands() { wqctl __complete commands; }
 
 @test "fish completes every command" {
 	command -v fish >/dev/null || skip "fish not installed"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	run timeout 60 fish -c "source $TOP/completions/wqctl.fish; complete -C 'wqctl '"
 	assert_success
 	for c in $(commands); do assert_line --regexp "^$c(\s|$)"; done
