@@ -9,29 +9,23 @@
 #include <string.h>
 
 #include "../lib/owner.h"
+#include "../lib/root.h"
 #include "cli.h"
 
 static int run(struct cli *cli, int argc, char **argv)
 {
 	struct wq_owner_info oi;
 	char devpath[512];
-	const char *p;
 	int r;
 
 	if (argc != 2) {
 		cli_err(cli, "device-props: need one DEVPATH (/sys/devices/... or /devices/...)");
 		return EXIT_USAGE;
 	}
-	p = argv[1];
-	if (!strncmp(p, "/sys/", 5))
-		p += 4;
-	if (strncmp(p, "/devices/", 9) || strstr(p, "/../") || strstr(p, "/./") ||
-	    snprintf(devpath, sizeof(devpath), "sys%s", p) >= (int)sizeof(devpath)) {
+	if (wq_root_devpath(argv[1], devpath, sizeof(devpath)) < 0) {
 		cli_err(cli, "%s: not a device path below /sys/devices", argv[1]);
 		return EXIT_USAGE;
 	}
-	while (strlen(devpath) > 4 && devpath[strlen(devpath) - 1] == '/')
-		devpath[strlen(devpath) - 1] = '\0';
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	r = wq_device_props(cli->ctx, devpath, &oi);

@@ -204,40 +204,27 @@ static void copy_owners(struct dump *d)
 			wq_owner_info_clear(&oi);
 			continue;
 		}
+		copy_link(d, oi.link);
 		/* What the sysroot property reader takes the place of libudev with. */
 		snprintf(rel, sizeof(rel), "%s/uevent", oi.devpath);
 		copy_file(d, rel);
 		snprintf(rel, sizeof(rel), "%s/subsystem", oi.devpath);
 		copy_link(d, rel);
-		switch (oi.o.kind) {
-		case WQ_OWNER_BLOCK:
-			snprintf(rel, sizeof(rel), "sys/dev/block/%s", oi.o.id);
-			copy_link(d, rel);
-			snprintf(rel, sizeof(rel), "%s/dev", oi.devpath);
-			copy_file(d, rel);
-			snprintf(rel, sizeof(rel), "%s/dm/name", oi.devpath);
-			copy_file(d, rel);
-			snprintf(rel, sizeof(rel), "%s/dm/uuid", oi.devpath);
-			copy_file(d, rel);
+		if (oi.o.kind == WQ_OWNER_BLOCK) {
+			static const char *const attrs[] = {"dev", "dm/name", "dm/uuid"};
+
+			for (size_t k = 0; k < ARRAY_SIZE(attrs); k++) {
+				snprintf(rel, sizeof(rel), "%s/%s", oi.devpath, attrs[k]);
+				copy_file(d, rel);
+			}
 			snprintf(rel, sizeof(rel), "%s/slaves", oi.devpath);
 			copy_links_in(d, rel, NULL);
-			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/b%s", oi.o.id);
-			break;
-		case WQ_OWNER_SCSI_HOST:
-			snprintf(rel, sizeof(rel), "sys/class/scsi_host/%s", oi.o.id);
-			copy_link(d, rel);
+		} else {
+			/* SCSI hosts and iSCSI sessions: the node walk, and the connections' addresses */
 			copy_node_walk(d, oi.devpath);
 			copy_links_in(d, "sys/class/iscsi_connection", "connection");
-			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/+scsi_host:%s", oi.o.id);
-			break;
-		default:
-			snprintf(rel, sizeof(rel), "sys/class/iscsi_session/%s", oi.o.id);
-			copy_link(d, rel);
-			copy_node_walk(d, oi.devpath);
-			copy_links_in(d, "sys/class/iscsi_connection", "connection");
-			snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/+iscsi_session:%s", oi.o.id);
-			break;
 		}
+		snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/%s", oi.dbid);
 		copy_file(d, rel);
 		wq_owner_info_clear(&oi);
 	}

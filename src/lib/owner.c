@@ -387,7 +387,7 @@ static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *
 
 int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *oi)
 {
-	char link[128], dbid[96];
+	char *link = oi->link, *dbid = oi->dbid;
 	unsigned long long nodes = 0;
 	bool unknown = false;
 	int r = 0;
@@ -397,16 +397,16 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 	wq_owner_from_name(wq, &oi->o);
 	switch (oi->o.kind) {
 	case WQ_OWNER_BLOCK:
-		snprintf(link, sizeof(link), "sys/dev/block/%s", oi->o.id);
-		snprintf(dbid, sizeof(dbid), "b%s", oi->o.id);
+		snprintf(link, sizeof(oi->link), "sys/dev/block/%s", oi->o.id);
+		snprintf(dbid, sizeof(oi->dbid), "b%s", oi->o.id);
 		break;
 	case WQ_OWNER_SCSI_HOST:
-		snprintf(link, sizeof(link), "sys/class/scsi_host/%s", oi->o.id);
-		snprintf(dbid, sizeof(dbid), "+scsi_host:%s", oi->o.id);
+		snprintf(link, sizeof(oi->link), "sys/class/scsi_host/%s", oi->o.id);
+		snprintf(dbid, sizeof(oi->dbid), "+scsi_host:%s", oi->o.id);
 		break;
 	case WQ_OWNER_ISCSI_SESSION:
-		snprintf(link, sizeof(link), "sys/class/iscsi_session/%s", oi->o.id);
-		snprintf(dbid, sizeof(dbid), "+iscsi_session:%s", oi->o.id);
+		snprintf(link, sizeof(oi->link), "sys/class/iscsi_session/%s", oi->o.id);
+		snprintf(dbid, sizeof(oi->dbid), "+iscsi_session:%s", oi->o.id);
 		break;
 	default: return 0;
 	}

@@ -28,6 +28,8 @@ struct wq_owner_info {
 	struct wq_owner o;
 	bool present; /* the device exists */
 	char devpath[512]; /* root-relative device directory */
+	char link[128]; /* root-relative link the device was found by (sys/dev/block/MAJ:MIN, ...) */
+	char dbid[96]; /* its udev database id (bMAJ:MIN, +scsi_host:hostN, ...) */
 	int node; /* NUMA node, -1 unknown */
 	char node_why[200]; /* why node is -1 (several nodes, none reported) */
 	struct wq_owner_prop *props;

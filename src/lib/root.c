@@ -259,3 +259,21 @@ char *wq_root_join(const struct wq_root *root, const char *rel)
 		return NULL;
 	return s;
 }
+
+int wq_root_devpath(const char *arg, char *out, size_t size)
+{
+	const char *p = strncmp(arg, "/sys/", 5) ? arg : arg + 4;
+	size_t len;
+
+	if (strncmp(p, "/devices/", 9) || strstr(p, "/../") || strstr(p, "/./") || strstr(p, "//"))
+		return -EINVAL;
+	len = strlen(p);
+	while (len > 9 && p[len - 1] == '/')
+		len--;
+	if ((len >= 3 && !strncmp(p + len - 3, "/..", 3)) || (len >= 2 && !strncmp(p + len - 2, "/.", 2)))
+		return -EINVAL;
+	if (len + 4 >= size)
+		return -ENAMETOOLONG;
+	snprintf(out, size, "sys%.*s", (int)len, p);
+	return 0;
+}

@@ -52,6 +52,13 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
 /* readlink() below the root; NUL-terminated; length or -errno. */
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
 
+/*
+ * A device path as users write it, "/sys/devices/..." or "/devices/..." (a
+ * udev DEVPATH), as a root-relative "sys/devices/..." without a trailing
+ * slash. -EINVAL when it is not below /sys/devices or has "." or ".."
+ * components; -ENAMETOOLONG.
+ */
+int wq_root_devpath(const char *arg, char *out, size_t size);
 /* Absolute path of rel below the root ("/etc/..." live, "DIR/etc/..." in a sysroot). malloc'ed. */
 char *wq_root_join(const struct wq_root *root, const char *rel);
 

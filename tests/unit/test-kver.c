@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/kver.h"
 #include "lib/owner.h"
+#include "lib/root.h"
 #include "lib/wq.h"
 #include "tap.h"
 
@@ -99,5 +102,20 @@ int main(void)
 	ok(!wq_name_is_valid(""), "empty is not a name");
 	ok(!wq_name_is_valid("a b"), "blank in a name");
 	ok(wq_attr_from_name("max_active") == WQ_A_MAX_ACTIVE && wq_attr_from_name("per_cpu") < 0, "attribute names");
+	/* device paths as users and udev write them */
+	ok(wq_root_devpath("/sys/devices/virtual/block/dm-0", buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "sys/devices/virtual/block/dm-0"),
+	   "devpath: /sys/devices/... -> sys/devices/...");
+	ok(wq_root_devpath("/devices/virtual/block/dm-0//", buf, sizeof(buf)) == -EINVAL, "devpath: '//' refused");
+	ok(wq_root_devpath("/devices/virtual/block/dm-0/", buf, sizeof(buf)) == 0 &&
+	       !strcmp(buf, "sys/devices/virtual/block/dm-0"),
+	   "devpath: a udev DEVPATH, trailing slash dropped");
+	ok(wq_root_devpath("/devices/../etc", buf, sizeof(buf)) == -EINVAL, "devpath: '..' refused");
+	ok(wq_root_devpath("/devices/virtual/..", buf, sizeof(buf)) == -EINVAL, "devpath: trailing '..' refused");
+	ok(wq_root_devpath("/devices/./x", buf, sizeof(buf)) == -EINVAL, "devpath: '.' refused");
+	ok(wq_root_devpath("/sys/class/block/sda", buf, sizeof(buf)) == -EINVAL, "devpath: not below /devices");
+	ok(wq_root_devpath("devices/x", buf, sizeof(buf)) == -EINVAL, "devpath: relative refused");
+	ok(wq_root_devpath("/devices/virtual/block/dm-0", buf, 16) == -ENAMETOOLONG,
+	   "devpath: too long for the buffer");
 	return tap_done();
 }
