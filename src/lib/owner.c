@@ -387,13 +387,15 @@ static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *
 
 int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *oi)
 {
-	char *link = oi->link, *dbid = oi->dbid;
 	unsigned long long nodes = 0;
 	bool unknown = false;
+	char *link, *dbid;
 	int r = 0;
 
 	memset(oi, 0, sizeof(*oi));
 	oi->node = -1;
+	link = oi->link;
+	dbid = oi->dbid;
 	wq_owner_from_name(wq, &oi->o);
 	switch (oi->o.kind) {
 	case WQ_OWNER_BLOCK:
