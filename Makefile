@@ -120,10 +120,11 @@ check-live: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
 
-# The udev hook path against its floors (bench/hook.sh); the plain build.
+# Speed and memory against floors measured in the same run; the plain build.
 bench: deps
 	$(MAKE) $(BUILD)/wqctl
 	bench/hook.sh $(CURDIR)/$(BUILD)/wqctl
+	bench/show.sh $(CURDIR)/$(BUILD)/wqctl
 
 UDEVRULESDIR ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
 SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)

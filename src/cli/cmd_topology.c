@@ -139,7 +139,7 @@ static int run(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo_pods(cli->ctx)))
+	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo_pods(cli->ctx, -1)))
 		return EXIT_FAIL;
 	wq_topo_housekeeping(t, hk);
 	if (wq_root_cpumask(cli->ctx, root) < 0)

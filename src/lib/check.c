@@ -178,7 +178,9 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		const char *scope = wi && wi->scope ? wi->scope : wq->scope;
 		int s = scope ? wq_scope_from_name(scope) : -1;
 
-		if (s >= 0 && wq_ctx_topo_pods(ctx)) {
+		/* each scope is compared with one that needs no file reads (cpu, system) */
+		if (s >= 0 && wq_ctx_topo_pods(ctx, s) && wq_ctx_topo_pods(ctx, WQ_SCOPE_CPU) &&
+		    wq_ctx_topo_pods(ctx, WQ_SCOPE_SYSTEM)) {
 			const char *same = NULL;
 
 			if (s == WQ_SCOPE_SMT && pods_same(&t->pods[WQ_SCOPE_SMT], &t->pods[WQ_SCOPE_CPU], t->online))

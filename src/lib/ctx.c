@@ -87,14 +87,14 @@ struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx)
 	return ctx->topo;
 }
 
-struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx)
+struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
 	int r;
 
 	if (!t)
 		return NULL;
-	r = wq_topo_pods(ctx->root, t);
+	r = wq_topo_pods(ctx->root, t, scope);
 	if (r < 0) {
 		wq_log(ctx, WQ_LOG_ERR, "topology: cannot build affinity pods: %s", strerror(-r));
 		return NULL;

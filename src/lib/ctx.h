@@ -38,8 +38,8 @@ void wq_ctx_set_log(struct wq_ctx *ctx, wq_log_fn fn, void *data);
 void wq_log(const struct wq_ctx *ctx, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The topology, read on first use (libnuma live, the tree in a sysroot). NULL on error (logged). */
 struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx);
-/* The topology with pods built. NULL on error (logged). */
-struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx);
+/* The topology with the pods of scope built (-1: every scope). NULL on error (logged). */
+struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope);
 /* The era for unbound workqueues on this kernel; *why as wq_kver_era(). */
 enum wq_era wq_ctx_era(struct wq_ctx *ctx, const char **why);
 

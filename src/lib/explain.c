@@ -211,7 +211,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 		ex->max_inflight = -1;
 		return 0;
 	}
-	if (!wq_ctx_topo_pods(ctx))
+	if (!wq_ctx_topo_pods(ctx, scope))
 		return -EIO;
 	pods = &t->pods[scope];
 	wq_cpuset_and(eo, t->online);
@@ -223,9 +223,8 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 
 		/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
 		wq_cpuset_zero(p);
-		for (int i = 0; i < pods->nr; i++)
-			if (wq_cpuset_test(pods->pod[i].cpus, (unsigned int)cpu))
-				wq_cpuset_copy(p, pods->pod[i].cpus);
+		if ((unsigned int)cpu < t->nr_cpu_ids && pods->cpu_pod[cpu] >= 0)
+			wq_cpuset_copy(p, pods->pod[pods->cpu_pod[cpu]].cpus);
 		wq_cpuset_and(p, ex->effective);
 		if (!wq_cpuset_intersects(p, t->online))
 			wq_cpuset_copy(p, ex->effective);

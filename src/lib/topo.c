@@ -3,6 +3,7 @@
 #include "topo.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,7 +242,9 @@ static void pods_free(struct wq_pods *p)
 	for (int i = 0; i < p->nr; i++)
 		wq_cpuset_free(p->pod[i].cpus);
 	free(p->pod);
+	free(p->cpu_pod);
 	p->pod = NULL;
+	p->cpu_pod = NULL;
 	p->nr = 0;
 }
 
@@ -291,13 +294,33 @@ int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out)
 /* The last-level cache siblings of a CPU: the highest cache level it has. */
 static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out)
 {
+	_cleanup_closedir_ DIR *d = NULL;
+	unsigned long long leaves = 0;
 	int best_level = -1;
+	struct dirent *de;
+	char path[128];
 
 	wq_cpuset_zero(out);
-	for (int k = 0; k < 16; k++) {
-		char path[128], list[128], map[128], buf[32];
+	/* The cache leaves this CPU has (one listing, not a probe per possible index). */
+	snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache", cpu);
+	d = wq_root_opendir(root, path);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long k;
+
+		if (strncmp(de->d_name, "index", 5))
+			continue;
+		k = strtol(de->d_name + 5, &end, 10);
+		if (end != de->d_name + 5 && !*end && k >= 0 && k < 64)
+			leaves |= 1ULL << k;
+	}
+	/* The highest level wins; the lowest index among equals. */
+	for (int k = 0; k < 64; k++) {
+		char list[128], map[128], buf[32];
 		int level;
 
+		if (!(leaves & (1ULL << k)))
+			continue;
 		snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache/index%d/level", cpu, k);
 		if (wq_root_read_buf(root, path, buf, sizeof(buf)) < 0)
 			continue;
@@ -355,72 +378,96 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 	}
 }
 
-int wq_topo_pods(const struct wq_root *root, struct wq_topo *t)
+/*
+ * The pods of one scope, as init_pod_type(): a CPU joins the pod of the
+ * first lower possible CPU it shares with, else opens a new pod.
+ */
+static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, int *hint,
+		       struct wq_cpuset *g)
 {
-	_cleanup_free_ int *cpu_pod = NULL;
-	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
-	int r = 0;
+	struct wq_pods *p = &t->pods[s];
 
-	if (t->pods_done)
-		return 0;
-	cpu_pod = calloc(t->nr_cpu_ids, sizeof(int));
-	if (!cpu_pod || !g)
-		return -ENOMEM;
-	for (int s = 0; s < WQ_SCOPE_NR; s++) {
-		struct wq_pods *p = &t->pods[s];
+	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
+		hint[i] = -1;
+	wq_cpuset_for_each (cpu, t->possible) {
+		int first, r;
 
 		/*
-		 * As init_pod_type(): a CPU joins the pod of the first lower
-		 * possible CPU it shares with, else opens a new pod.
+		 * Sharing a pod is symmetric (siblings lists, LLC ids): a CPU in
+		 * the group of a lower one joins its pod without reading files.
 		 */
-		wq_cpuset_for_each (cpu, t->possible) {
-			int first;
-
-			r = group_of(root, t, (enum wq_scope)s, cpu, g);
-			if (r < 0)
-				goto fail;
-			wq_cpuset_and(g, t->possible);
-			first = wq_cpuset_next(g, 0);
-			if (first >= 0 && first < cpu) {
-				cpu_pod[cpu] = cpu_pod[first];
-			} else {
-				struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
-
-				if (!np) {
-					r = -ENOMEM;
-					goto fail;
-				}
-				p->pod = np;
-				p->pod[p->nr].cpus = wq_cpuset_new();
-				p->pod[p->nr].node = -2;
-				if (!p->pod[p->nr].cpus) {
-					r = -ENOMEM;
-					goto fail;
-				}
-				cpu_pod[cpu] = p->nr++;
-			}
+		if (hint[cpu] >= 0) {
+			cpu_pod[cpu] = hint[cpu];
 			r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
 			if (r < 0)
-				goto fail;
+				return r;
+			continue;
 		}
-		for (int i = 0; i < p->nr; i++) {
-			int node = -2;
+		r = group_of(root, t, (enum wq_scope)s, cpu, g);
+		if (r < 0)
+			return r;
+		wq_cpuset_and(g, t->possible);
+		first = wq_cpuset_next(g, 0);
+		if (first >= 0 && first < cpu) {
+			cpu_pod[cpu] = cpu_pod[first];
+		} else {
+			struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
 
-			wq_cpuset_for_each (cpu, p->pod[i].cpus) {
-				int cn = wq_topo_cpu_node(t, (unsigned int)cpu);
-
-				if (node == -2)
-					node = cn;
-				else if (node != cn)
-					node = -1;
-			}
-			p->pod[i].node = s == WQ_SCOPE_SYSTEM ? -1 : node;
+			if (!np)
+				return -ENOMEM;
+			p->pod = np;
+			p->pod[p->nr].cpus = wq_cpuset_new();
+			p->pod[p->nr].node = -2;
+			if (!p->pod[p->nr].cpus)
+				return -ENOMEM;
+			cpu_pod[cpu] = p->nr++;
 		}
+		r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
+		if (r < 0)
+			return r;
+		wq_cpuset_for_each (other, g)
+			if (other > cpu && (unsigned int)other < t->nr_cpu_ids && hint[other] < 0)
+				hint[other] = cpu_pod[cpu];
 	}
-	t->pods_done = true;
+	for (int i = 0; i < p->nr; i++) {
+		int node = -2;
+
+		wq_cpuset_for_each (cpu, p->pod[i].cpus) {
+			int cn = wq_topo_cpu_node(t, (unsigned int)cpu);
+
+			if (node == -2)
+				node = cn;
+			else if (node != cn)
+				node = -1;
+		}
+		p->pod[i].node = s == WQ_SCOPE_SYSTEM ? -1 : node;
+	}
 	return 0;
-fail:
-	for (int s = 0; s < WQ_SCOPE_NR; s++)
-		pods_free(&t->pods[s]);
-	return r;
+}
+
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope)
+{
+	_cleanup_free_ int *hint = calloc(t->nr_cpu_ids, sizeof(int));
+	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+
+	if (!hint || !g)
+		return -ENOMEM;
+	for (int s = 0; s < WQ_SCOPE_NR; s++) {
+		int r;
+
+		if ((scope >= 0 && s != scope) || t->pods_done[s])
+			continue;
+		t->pods[s].cpu_pod = malloc(sizeof(int) * t->nr_cpu_ids);
+		if (!t->pods[s].cpu_pod)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
+			t->pods[s].cpu_pod[i] = -1;
+		r = build_scope(root, t, s, t->pods[s].cpu_pod, hint, g);
+		if (r < 0) {
+			pods_free(&t->pods[s]);
+			return r;
+		}
+		t->pods_done[s] = true;
+	}
+	return 0;
 }

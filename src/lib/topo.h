@@ -34,6 +34,7 @@ struct wq_pod {
 struct wq_pods {
 	int nr;
 	struct wq_pod *pod;
+	int *cpu_pod; /* pod index of each possible CPU (nr_cpu_ids entries; -1 for others) */
 };
 
 struct wq_topo {
@@ -43,7 +44,7 @@ struct wq_topo {
 	struct wq_node *nodes; /* sorted by id; CPU-less nodes included */
 	bool numa_from_libnuma;
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
-	bool pods_done;
+	bool pods_done[WQ_SCOPE_NR];
 };
 
 /*
@@ -58,8 +59,8 @@ int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu);
 const struct wq_node *wq_topo_node(const struct wq_topo *t, int id);
 /* Online CPUs that are not isolated (isolcpus=) nor nohz_full. 0 or -ENOMEM. */
 int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out);
-/* Build the pods of every scope (needs root for SMT and cache files). 0 or -errno. */
-int wq_topo_pods(const struct wq_root *root, struct wq_topo *t);
+/* Build the pods of one scope, or of every scope for -1, once each (needs root for SMT and cache files). 0 or -errno. */
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope);
 const char *wq_scope_name(enum wq_scope s);
 /* Scope by name, or -1. */
 int wq_scope_from_name(const char *name);
