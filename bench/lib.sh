@@ -2,11 +2,9 @@
 # Shared by the benchmarks. A command under test is an array cmd_NAME with a
 # label in label_NAME; bench_run measures every NAME and bench_print prints a
 # row each and its ratios to the first (the floor), all from the same run:
-#   wall time: the median of 15 batch means (RUNS runs in all, timed per batch
-#     so the timer's own cost does not count; the batches of the commands
-#     interleaved, so a slow spell of the machine falls on all alike);
+#   wall time: the median of RUNS runs, the commands run in turn;
 #   instructions: callgrind, the whole process (exact and repeatable);
-#   peak RSS: ru_maxrss of one run (bench/rss.c).
+#   peak RSS: the median ru_maxrss of 7 runs (bench/rss.c).
 
 bench_setup() { # sets top, runs, tmp; builds bench/rss
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,32 +14,30 @@ bench_setup() { # sets top, runs, tmp; builds bench/rss
 	cc -O2 -o "$tmp/rss" "$top/bench/rss.c"
 }
 
-_batch_ns() { # command...: mean wall time per run of one batch, in ns
-	local i t0 t1 per=$((runs / 15 + 1))
-	t0=$(date +%s%N)
-	for ((i = 0; i < per; i++)); do "$@" >/dev/null 2>&1; done
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / per))
-}
-
 _instructions() { # command...
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >/dev/null 2>&1 || true
 	awk '/^summary:/ { print $2 }' "$tmp/cg.out"
 }
 
 bench_run() { # NAME...
-	local b n c
-	for ((b = 0; b < 15; b++)); do
+	local i n c t0 t1
+	# Round robin, one run of each command in turn, each timed on its own
+	# with bash's clock (no process for the timer): a slow spell of the
+	# machine falls on all commands alike, and the median drops outliers.
+	for ((i = 0; i < runs; i++)); do
 		for n in "$@"; do
 			c="cmd_${n}[@]"
-			_batch_ns "${!c}" >>"$tmp/t.$n"
+			t0=$EPOCHREALTIME
+			"${!c}" >/dev/null 2>&1 || true
+			t1=$EPOCHREALTIME
+			echo $((${t1/./} - ${t0/./})) >>"$tmp/t.$n"
 		done
 	done
 	for n in "$@"; do
 		c="cmd_${n}[@]"
-		sort -n "$tmp/t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' >"$tmp/wall.$n"
+		sort -n "$tmp/t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] * 1000 }' >"$tmp/wall.$n"
 		_instructions "${!c}" >"$tmp/ins.$n"
-		"$tmp/rss" "${!c}" >"$tmp/rss.$n"
+		for ((i = 0; i < 7; i++)); do "$tmp/rss" "${!c}"; done | sort -n | sed -n 4p >"$tmp/rss.$n"
 	done
 }
 
