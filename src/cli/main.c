@@ -99,7 +99,7 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 		return NULL;
 	}
 	wq_ctx_set_log(cli->ctx, lib_log, cli);
-	if (!wq_root_exists(cli->ctx->root, WQ_P_WQ))
+	if (cli->verbose && !wq_root_exists(cli->ctx->root, WQ_P_WQ))
 		cli_info(cli, "%s: no workqueue tree below %s", WQ_P_WQ, wq_root_path(cli->ctx->root));
 	return cli->ctx;
 }
