@@ -121,6 +121,24 @@ tier_package() {
 		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish; do
 		test -e "$f" || { echo "missing $f"; exit 1; }; done; grep -q "/usr/sbin/wqctl apply --udev" /lib/udev/rules.d/60-wqctl.rules'
 	t "man wqctl renders from the package" bash -c 'MANWIDTH=80 man wqctl | grep -q "inspect and tune"'
+	t "systemd-analyze verify: the installed unit" systemd-analyze verify /lib/systemd/system/wqctl.service
+	# udevadm test simulates the rules (it runs no RUN program and needs no udevd)
+	t "udevadm test: a workqueue add event runs the installed wqctl" bash -c '
+		udevadm test --action=add /sys/devices/virtual/workqueue/writeback 2>&1 |
+			grep -q "60-wqctl.rules:[0-9]* RUN .*/usr/sbin/wqctl apply --udev --syslog"'
+	# (a simulated block event writes /run/udev/data: removed again if it was not there)
+	t "udevadm test: a block device that is not dm-crypt does not" bash -c '
+		[ -d /run/udev ] && had=1
+		for d in /sys/class/block/loop0 /sys/class/block/*; do
+			case $(basename "$d") in dm-*) continue ;; esac
+			[ -e "$d" ] || continue
+			out=$(udevadm test --action=add "$d" 2>&1)
+			[ -n "${had:-}" ] || pgrep -x systemd-udevd >/dev/null || rm -rf /run/udev
+			grep -q "60-wqctl.rules" <<<"$out" || { echo "rules not read"; exit 1; }
+			! grep -q "RUN .*wqctl" <<<"$out"
+			exit
+		done
+		echo "no block device"; exit 1'
 	t "apt-get remove" apt-get remove -y -qq wqctl
 	t "dpkg --purge leaves nothing" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install"'
 	t "make rpm" make rpm
