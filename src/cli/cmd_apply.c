@@ -42,9 +42,7 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 			return -EINVAL;
 		}
 	}
-	if (devpath[0] != '/' || strstr(devpath, "/../") || strstr(devpath, "/./") || strstr(devpath, "//") ||
-	    (strlen(devpath) >= 3 && !strcmp(devpath + strlen(devpath) - 3, "/..")) ||
-	    (strlen(devpath) >= 2 && !strcmp(devpath + strlen(devpath) - 2, "/."))) {
+	if (!wq_path_is_canonical(devpath)) {
 		snprintf(why, whysz, "DEVPATH '%.80s' is not a canonical device path", devpath);
 		return -EINVAL;
 	}

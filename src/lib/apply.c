@@ -216,12 +216,12 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			return r;
 	}
 	if (nonly > 0) {
-		/* Named workqueues: look up those, not the whole directory (the udev path names one). */
+		/* Named workqueues (the caller made sure they exist): those, not the whole directory. */
 		names = calloc(nonly, sizeof(*names));
 		if (!names)
 			return -ENOMEM;
 		for (size_t k = 0; k < nonly; k++) {
-			if (!wq_exists(ctx, only[k]) || (k > 0 && in_list(only, k, only[k])))
+			if (k > 0 && in_list(only, k, only[k]))
 				continue;
 			names[n] = strdup(only[k]);
 			if (!names[n]) {

@@ -44,7 +44,7 @@ struct wq_settings {
 
 /*
  * Resolve set against the running system. only (nonly > 0) limits it to
- * those workqueues; globals includes the [global] keys. 0 or -errno.
+ * those workqueues, which the caller has found present; globals includes the [global] keys. 0 or -errno.
  */
 int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
 			struct wq_settings *out);

@@ -260,18 +260,24 @@ char *wq_root_join(const struct wq_root *root, const char *rel)
 	return s;
 }
 
+bool wq_path_is_canonical(const char *p)
+{
+	size_t len = strlen(p);
+
+	return p[0] == '/' && !strstr(p, "/../") && !strstr(p, "/./") && !strstr(p, "//") &&
+	       !(len >= 3 && !strcmp(p + len - 3, "/..")) && !(len >= 2 && !strcmp(p + len - 2, "/."));
+}
+
 int wq_root_devpath(const char *arg, char *out, size_t size)
 {
 	const char *p = strncmp(arg, "/sys/", 5) ? arg : arg + 4;
 	size_t len;
 
-	if (strncmp(p, "/devices/", 9) || strstr(p, "/../") || strstr(p, "/./") || strstr(p, "//"))
+	if (strncmp(p, "/devices/", 9) || !wq_path_is_canonical(p))
 		return -EINVAL;
 	len = strlen(p);
 	while (len > 9 && p[len - 1] == '/')
 		len--;
-	if ((len >= 3 && !strncmp(p + len - 3, "/..", 3)) || (len >= 2 && !strncmp(p + len - 2, "/.", 2)))
-		return -EINVAL;
 	if (len + 4 >= size)
 		return -ENAMETOOLONG;
 	snprintf(out, size, "sys%.*s", (int)len, p);

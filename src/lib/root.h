@@ -52,6 +52,8 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
 /* readlink() below the root; NUL-terminated; length or -errno. */
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
 
+/* Absolute, without "//" and without "." or ".." components (a trailing "/" is allowed). */
+bool wq_path_is_canonical(const char *path);
 /*
  * A device path as users write it, "/sys/devices/..." or "/devices/..." (a
  * udev DEVPATH), as a root-relative "sys/devices/..." without a trailing

@@ -112,7 +112,12 @@ int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t w
 		return -e;
 	}
 	t->tep = t->L->tracefs_local_events_system(dir, systems);
-	for (int i = 0; t->tep && i < 4; i++) {
+	if (!t->tep) {
+		snprintf(why, whysz, "%s/events/workqueue: cannot read the event formats", dir);
+		wq_trace_close(t);
+		return -ENOENT;
+	}
+	for (int i = 0; i < 4; i++) {
 		struct tep_event *e = t->L->tep_find_event_by_name(t->tep, "workqueue", event_names[i]);
 
 		if (!e || !(t->work[i] = t->L->tep_find_field(e, "work"))) {
@@ -124,11 +129,6 @@ int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t w
 		t->id[i] = e->id;
 		if (i == WQ_EV_QUEUE)
 			t->queue = e;
-	}
-	if (!t->tep) {
-		snprintf(why, whysz, "%s/events/workqueue: cannot read the event formats", dir);
-		wq_trace_close(t);
-		return -ENOENT;
 	}
 	if (!t->L->tep_find_field(t->queue, "workqueue")) {
 		snprintf(why, whysz, "workqueue_queue_work has no 'workqueue' field (kernel older than 5.12)");
