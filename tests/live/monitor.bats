@@ -36,6 +36,16 @@ teardown_file() {
 	true
 }
 
+# wait until monitor PID traces: its instance exists with the last of its events enabled
+tracing() {
+	local _
+	for _ in $(seq 100); do
+		[ "$(cat "$T/instances/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # dirty the image and write it back, several times
 make_writeback() {
 	for i in 1 2 3; do
@@ -51,10 +61,7 @@ make_writeback() {
 	"$WQCTL" monitor -J -i 3 -c 1 -o NAME,QUEUED,QUEUED/S writeback >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
 	# start writing once the monitor traces (its interval starts then)
-	for _ in $(seq 100); do
-		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
+	tracing "$pid"
 	make_writeback
 	wait "$pid"
 	echo 0 >"$ORACLE/tracing_on"
@@ -90,10 +97,7 @@ sync_three() {
 throttle_run() {
 	"$WQCTL" monitor -r -n -i 3 -c 1 -o QUEUED,THROTTLED writeback >"$BATS_TEST_TMPDIR/th" &
 	local pid=$!
-	for _ in $(seq 100); do
-		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
+	tracing "$pid"
 	sync_three
 	wait "$pid"
 	cat "$BATS_TEST_TMPDIR/th"
@@ -121,7 +125,7 @@ throttle_run() {
 	pid=$!
 	inst=$T/instances/wqctl-monitor-$pid
 	# set up in order: the instance, then its four events
-	for _ in $(seq 50); do [ "$(cat "$inst/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break; sleep 0.1; done
+	tracing "$pid"
 	for e in queue_work activate_work execute_start execute_end; do
 		assert_equal "$(cat "$inst/events/workqueue/workqueue_$e/enable")" 1
 	done
@@ -134,7 +138,7 @@ throttle_run() {
 @test "monitor: SIGTERM cleans up too; the system's own trace events are left as they were" {
 	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 50); do [ -d "$T/instances/wqctl-monitor-$pid" ] && break; sleep 0.1; done
+	tracing "$pid"
 	kill -TERM "$pid"
 	wait "$pid" || true
 	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
@@ -144,7 +148,7 @@ throttle_run() {
 @test "monitor: an instance left by a killed monitor is removed by the next one" {
 	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 50); do [ -d "$T/instances/wqctl-monitor-$pid" ] && break; sleep 0.1; done
+	tracing "$pid"
 	kill -KILL "$pid"
 	wait "$pid" || true
 	assert [ -d "$T/instances/wqctl-monitor-$pid" ]
