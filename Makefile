@@ -51,7 +51,7 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live bench deps install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm bench deps install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN) man
 
 .PHONY: man
@@ -86,7 +86,8 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # Missing Debian packages for building and testing; installed when root.
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
-	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion debhelper dpkg-dev lintian fakeroot rpm
+	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion debhelper dpkg-dev lintian fakeroot rpm \
+	qemu-system-x86 busybox-static pahole cpio
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -119,6 +120,13 @@ check-unit check-bats check-style check-docs check-valgrind: deps
 check-live: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
+
+# Debian's own kernels (6.1, 6.12) booted under QEMU with NUMA layouts; wqctl's
+# figures against a probe module's measured concurrency (tests/vm, ../shared/VM.md).
+# The plain build runs in the guest; kernels and headers are cached in build/vm.
+check-vm: deps
+	$(MAKE) WERROR=1 $(BUILD)/wqctl
+	@WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl tests/run.sh vm
 
 # Speed and memory against floors measured in the same run; the plain build.
 bench: deps

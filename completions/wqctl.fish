@@ -10,7 +10,7 @@ function __wqctl_cmd
             continue
         end
         switch $w
-            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active
+            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from
                 set skip 1
             case '-*'
             case '*'
@@ -57,4 +57,5 @@ complete -c wqctl -n '__wqctl_using check' -l strict
 complete -c wqctl -n '__wqctl_using explain' -l max-active -r
 complete -c wqctl -n '__wqctl_using explain' -l min-active -r
 complete -c wqctl -n '__wqctl_using explain' -l cpus -r
+complete -c wqctl -n '__wqctl_using explain' -l from -r
 complete -c wqctl -n '__wqctl_using explain topology' -l scope -r -a '(__wqctl_words scopes)'

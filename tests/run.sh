@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run test tiers and count TAP results.
-#   tests/run.sh TIER...     tiers: unit bats style live
+#   tests/run.sh TIER...     tiers: unit bats style docs valgrind live vm package
 #   tests/run.sh summary     total of every tier run so far (TAPDIR)
 # Each tier's TAP goes to $TAPDIR/TIER.tap; the last line printed is
 # "N passed, N failed, N skipped".
@@ -29,6 +29,7 @@ tier_unit() {
 
 tier_bats() { bats --tap "$top/tests/bats"; }
 tier_live() { bats --tap "$top/tests/live"; }
+tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
 
 # The plain (non-sanitized) build under valgrind, on the live tree and a fixture.
 tier_valgrind() {

@@ -142,8 +142,15 @@ static int transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	lock = wq_lock_take(cli->ctx, wait_ms);
 	if (lock < 0) {
 		cli_err(cli, "run/wqctl/lock: %s",
-			lock == -ETIMEDOUT ? "another wqctl holds the lock" : strerror(-lock));
+			lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
 		return EXIT_FAIL;
+	}
+	/* What was read before the lock may be stale: another apply or a revert may have run since. */
+	r = wq_plan_refresh(cli->ctx, plan, &failed);
+	if (r < 0) {
+		cli_err(cli, "%s: cannot read the current value: %s", plan->c[failed].object, wq_strerror(-r));
+		rc = EXIT_FAIL;
+		goto out;
 	}
 	if (wq_journal_read(cli->ctx, &j) < 0 || wq_journal_read(cli->ctx, &before) < 0) {
 		cli_err(cli, "run/wqctl/journal: unreadable; refusing to change anything");
@@ -153,14 +160,17 @@ static int transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	for (size_t i = 0; i < plan->n; i++) {
 		struct wq_change *c = &plan->c[i];
 
-		if (!wq_change_is_noop(c) && wq_journal_note(&j, c->path, c->type, c->old, c->new) < 0) {
+		r = wq_change_is_noop(c) ? 0 : wq_journal_note(&j, c->path, c->type, c->old, c->new);
+		if (r < 0) {
+			cli_err(cli, "%s: cannot journal the current value: %s", c->object,
+				r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
 			rc = EXIT_FAIL;
 			goto out;
 		}
 	}
 	r = wq_journal_write(cli->ctx, &j);
 	if (r < 0) {
-		cli_err(cli, "run/wqctl/journal: cannot save original values: %s", strerror(-r));
+		cli_err(cli, "run/wqctl/journal: cannot save original values: %s", wq_strerror(-r));
 		rc = EXIT_FAIL;
 		goto out;
 	}

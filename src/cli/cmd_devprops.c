@@ -30,7 +30,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	r = wq_device_props(cli->ctx, devpath, &oi);
 	if (r < 0) {
-		cli_err(cli, "%s: %s", argv[1], r == -ENODEV ? "not a device (no subsystem link)" : strerror(-r));
+		cli_err(cli, "%s: %s", argv[1], r == -ENODEV ? "not a device (no subsystem link)" : wq_strerror(-r));
 		wq_owner_info_clear(&oi);
 		return EXIT_FAIL;
 	}

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/fileio.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/root.h"
@@ -20,8 +19,28 @@
 struct dump {
 	struct cli *cli;
 	const char *out;
+	struct wq_root *outroot; /* DIR as a root: links already in it resolve inside it */
 	int files, errors;
 };
+
+static void fill_data(FILE *f, const void *data)
+{
+	fprintf(f, "%s\n", (const char *)data);
+}
+
+/* mkdir -p of rel's directory inside DIR. 0 or -errno. */
+static int out_parent(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dir = strdup(rel);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	return wq_root_mkdirs(d->outroot, dir);
+}
 
 /* Copy one file below the root into the dump, keeping its permission bits. */
 static void copy_file(struct dump *d, const char *rel)
@@ -30,25 +49,24 @@ static void copy_file(struct dump *d, const char *rel)
 	_cleanup_free_ char *data = NULL;
 	_cleanup_free_ char *dst = NULL;
 	struct stat st;
-	FILE *f;
+	int r;
 
 	if (wq_root_stat(root, rel, &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	/* Unreadable noise (power/..., write-only files) is skipped, not fatal. */
 	if (wq_root_read(root, rel, &data) < 0)
 		return;
-	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || wq_mkdir_parents(dst) < 0)
-		goto fail;
-	f = fopen(dst, "we");
-	if (!f)
-		goto fail;
-	fprintf(f, "%s\n", data);
-	if (fclose(f) != 0 || chmod(dst, st.st_mode & 0777) < 0)
-		goto fail;
-	d->files++;
-	return;
-fail:
-	cli_err(d->cli, "%s: cannot write: %s", dst ? dst : rel, strerror(errno));
+	/* replaced by rename, never written through a link or into a FIFO already in DIR */
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_replace(d->outroot, rel, st.st_mode & 0777, fill_data, data);
+	if (r == 0) {
+		d->files++;
+		return;
+	}
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+		dst = NULL;
+	cli_err(d->cli, "%s: cannot write: %s", dst ? dst : rel, wq_strerror(-r));
 	d->errors++;
 }
 
@@ -128,12 +146,17 @@ static void copy_link(struct dump *d, const char *rel)
 {
 	_cleanup_free_ char *dst = NULL;
 	char target[512];
+	int r;
 
 	if (wq_root_readlink(d->cli->ctx->root, rel, target, sizeof(target)) < 0)
 		return;
-	if (asprintf(&dst, "%s/%s", d->out, rel) < 0 || wq_mkdir_parents(dst) < 0 ||
-	    (symlink(target, dst) < 0 && errno != EEXIST)) {
-		cli_err(d->cli, "%s: cannot create link: %s", dst ? dst : rel, strerror(errno));
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_symlink(d->outroot, target, rel);
+	if (r < 0) {
+		if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+			dst = NULL;
+		cli_err(d->cli, "%s: cannot create link: %s", dst ? dst : rel, wq_strerror(-r));
 		d->errors++;
 	}
 }
@@ -235,7 +258,7 @@ static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {{NULL, 0, NULL, 0}};
 	struct dump d = {.cli = cli};
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		cli_err(cli, "dump: %s: unknown option", argv[optind - 1]);
@@ -247,11 +270,18 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	d.out = argv[optind];
 	if (mkdir(d.out, 0755) < 0 && errno != EEXIST) {
-		cli_err(cli, "%s: cannot create: %s", d.out, strerror(errno));
+		cli_err(cli, "%s: cannot create: %s", d.out, wq_strerror(errno));
 		return EXIT_FAIL;
 	}
-	if (!cli_ctx(cli))
+	r = wq_root_new(d.out, &d.outroot);
+	if (r < 0) {
+		cli_err(cli, "%s: cannot open: %s", d.out, wq_strerror(-r));
 		return EXIT_FAIL;
+	}
+	if (!cli_ctx(cli)) {
+		wq_root_free(d.outroot);
+		return EXIT_FAIL;
+	}
 	copy_dir(&d, WQ_P_WQ, keep_wq);
 	copy_dir(&d, WQ_P_PARAMS, keep_all);
 	copy_dir(&d, WQ_P_CPU, keep_cpu);
@@ -260,6 +290,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	copy_file(&d, WQ_P_CMDLINE);
 	copy_owners(&d);
 	cli_info(cli, "dump: %d files in %s", d.files, d.out);
+	wq_root_free(d.outroot);
 	return d.errors ? EXIT_FAIL : EXIT_OK;
 }
 

@@ -111,14 +111,12 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"max-active", required_argument, NULL, 'm'},
-	    {"cpus", required_argument, NULL, 'c'},
-	    {"scope", required_argument, NULL, 's'},
-	    {"min-active", required_argument, NULL, 'M'},
-	    {NULL, 0, NULL, 0},
+	    {"max-active", required_argument, NULL, 'm'}, {"cpus", required_argument, NULL, 'c'},
+	    {"scope", required_argument, NULL, 's'},	  {"min-active", required_argument, NULL, 'M'},
+	    {"from", required_argument, NULL, 'f'},	  {NULL, 0, NULL, 0},
 	};
-	_cleanup_cpuset_ struct wq_cpuset *cpus = NULL;
-	const char *ma = NULL, *cpuspec = NULL, *scope = NULL, *mina = NULL;
+	_cleanup_cpuset_ struct wq_cpuset *cpus = NULL, *from = NULL;
+	const char *ma = NULL, *cpuspec = NULL, *scope = NULL, *mina = NULL, *fromspec = NULL;
 	struct wq_whatif wi = {0};
 	struct wq_explain ex;
 	struct wq_info info;
@@ -131,6 +129,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		case 'c': cpuspec = optarg; break;
 		case 's': scope = optarg; break;
 		case 'M': mina = optarg; break;
+		case 'f': fromspec = optarg; break;
 		default:
 			cli_err(cli, "explain: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -185,6 +184,20 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		wi.cpus = cpus;
 	}
+	if (fromspec) {
+		struct wq_topo *t = wq_ctx_topo(cli->ctx);
+
+		from = wq_cpuset_new();
+		if (!from || wq_cpuspec_parse(cli->ctx, fromspec, -1, from, why, sizeof(why)) < 0) {
+			cli_err(cli, "--from: invalid value '%s': %s", fromspec, why);
+			goto out;
+		}
+		if (!t || !wq_cpuset_intersects(from, t->online)) {
+			cli_err(cli, "--from: invalid value '%s': no online CPU queues work from there", fromspec);
+			goto out;
+		}
+		wi.from = from;
+	}
 	if (scope) {
 		char *out = NULL;
 
@@ -197,7 +210,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	r = wq_explain(cli->ctx, &info, &wi, &ex);
 	if (r < 0) {
-		cli_err(cli, "%s: cannot compute: %s", info.name, strerror(-r));
+		cli_err(cli, "%s: cannot compute: %s", info.name, wq_strerror(-r));
 		wq_explain_clear(&ex);
 		rc = EXIT_FAIL;
 		goto out;
@@ -213,9 +226,10 @@ const struct cmd cmd_explain = {
     .name = "explain",
     .run = run,
     .summary = "explain what max_active means on this kernel and topology",
-    .usage = "WORKQUEUE [--max-active N] [--cpus VALUE] [--scope SCOPE]",
+    .usage = "WORKQUEUE [--max-active N] [--cpus VALUE] [--scope SCOPE] [--from CPUS]",
     .options = "  --max-active N   what if max_active were N\n"
 	       "  --cpus VALUE     what if cpumask were VALUE (same syntax as set)\n"
 	       "  --scope SCOPE    what if affinity_scope were SCOPE\n"
-	       "  --min-active N   assume this hidden min_active (default: min(8, max_active))\n",
+	       "  --min-active N   assume this hidden min_active (default: min(8, max_active))\n"
+	       "  --from CPUS      work is queued only from these CPUs (same syntax as set)\n",
 };

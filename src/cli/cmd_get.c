@@ -105,7 +105,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		_cleanup_free_ char *v = NULL;
 
 		if (!raw) {
-			cli_err(cli, "%s/%s: cannot read", name, d->name);
+			cli_err(cli, "%s/%s: cannot read: %s", name, d->name, wq_strerror(-wi.err[attrs[i]]));
 			rc = EXIT_FAIL;
 			continue;
 		}

@@ -126,7 +126,8 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 			cli_err(cli, "%s: invalid value '%s': %s", k.name, eq + 1, why);
 			invalid++;
 		} else if (!k.value) {
-			cli_err(cli, "%s: cannot read the current value", k.name);
+			cli_err(cli, "%s: cannot read the current value: %s", k.name,
+				wq_strerror(k.err ? -k.err : EIO));
 			invalid++;
 		} else {
 			if (wq_plan_add(&plan, k.name, k.path, NULL, wq_knob_type(&k), k.value, newv) < 0 ||

@@ -251,10 +251,11 @@ static int run(struct cli *cli, int argc, char **argv)
 		if (stop)
 			break;
 		took = now_s() - began;
-		r = wq_trace_read(t, m, &lost);
+		/* the last interval of -c N takes the events held back for ordering too */
+		r = count > 0 && i == count - 1 ? wq_trace_flush(t, m) : wq_trace_read(t, m, &lost);
 		if (r < 0 || wq_mon_interval(m, took, &rows, &n) < 0) {
 			cli_err(cli, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(t),
-				strerror(r < 0 ? -r : ENOMEM));
+				wq_strerror(r < 0 ? -r : ENOMEM));
 			rc = EXIT_FAIL;
 			break;
 		}

@@ -2,11 +2,13 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/macro.h"
 #include "cli.h"
@@ -78,9 +80,19 @@ static int list(struct cli *cli)
 
 		if (i && !strcmp(names[i], names[i - 1]))
 			continue;
-		if (wq_profile_find((const char *const *)dirs, ndirs, names[i], &path) < 0)
+		if (wq_profile_find(cli->ctx, (const char *const *)dirs, ndirs, names[i], &path) < 0)
 			continue; /* masked */
-		ini_parse(path, desc_handler, &desc);
+		{
+			int fd = wq_root_open_path(cli->ctx->root, path, O_RDONLY);
+			FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+
+			if (f) {
+				ini_parse_file(f, desc_handler, &desc);
+				fclose(f);
+			} else if (fd >= 0) {
+				close(fd);
+			}
+		}
 		ln = out_line(&o);
 		out_set(&o, ln, COL_NAME, names[i]);
 		out_set(&o, ln, COL_SOURCE, path);
@@ -142,7 +154,7 @@ static int use(struct cli *cli, char **names, size_t n)
 	if (r < 0) {
 		_cleanup_free_ char *p = wq_active_path(cli->ctx);
 
-		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", strerror(-r));
+		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

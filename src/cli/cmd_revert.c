@@ -31,7 +31,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	lock = wq_lock_take(cli->ctx, 10000);
 	if (lock < 0) {
 		cli_err(cli, "run/wqctl/lock: %s",
-			lock == -ETIMEDOUT ? "another wqctl holds the lock" : strerror(-lock));
+			lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
 		return EXIT_FAIL;
 	}
 	if (wq_journal_read(cli->ctx, &j) < 0) {
@@ -45,7 +45,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		int r = wq_root_read(cli->ctx->root, e->path, &now);
 
 		if (r < 0) {
-			cli_warn(cli, "%s: not restored: %s", e->path, r == -ENOENT ? "it is gone" : strerror(-r));
+			cli_warn(cli, "%s: not restored: %s", e->path, r == -ENOENT ? "it is gone" : wq_strerror(-r));
 			wq_journal_drop(&j, i);
 			left++;
 			continue;

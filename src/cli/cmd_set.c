@@ -32,7 +32,7 @@ static void warn_effects(struct cli *cli, const struct wq_info *wi, int attr, co
 	if (era == WQ_ERA_C && v < 8 && v < wi->max_active)
 		cli_warn(cli, "%s/max_active: writing %d lowers the hidden min_active for good (kernel >= 6.9)",
 			 wi->name, v);
-	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wi->max_active == 1 && v != 1)
+	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wq_is_implicitly_ordered(wi) && v != 1)
 		cli_warn(cli,
 			 "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
 			 "write removes its ordering",
@@ -112,7 +112,7 @@ static int run(struct cli *cli, int argc, char **argv)
 
 		if (r < 0) {
 			cli_err(cli, "%s: cannot read: %s", names[t],
-				r == -ENOENT ? "no such workqueue" : strerror(-r));
+				r == -ENOENT ? "no such workqueue" : wq_strerror(-r));
 			invalid++;
 			wq_info_clear(&wi);
 			wq_owner_info_clear(&owner);
@@ -132,7 +132,8 @@ static int run(struct cli *cli, int argc, char **argv)
 				continue;
 			}
 			if (!wi.raw[pairs[p].attr]) {
-				cli_err(cli, "%s: cannot read the current value", obj);
+				cli_err(cli, "%s: cannot read the current value: %s", obj,
+					wq_strerror(-wi.err[pairs[p].attr]));
 				invalid++;
 				continue;
 			}

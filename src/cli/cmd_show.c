@@ -59,7 +59,8 @@ static int report_bad(struct cli *cli, const struct wq_info *wi)
 		if (wi->raw[a])
 			cli_err(cli, "%s/%s: malformed value '%.40s'", wi->name, wq_attr_descs[a].name, wi->raw[a]);
 		else
-			cli_err(cli, "%s/%s: cannot read", wi->name, wq_attr_descs[a].name);
+			cli_err(cli, "%s/%s: cannot read: %s", wi->name, wq_attr_descs[a].name,
+				wq_strerror(-wi->err[a]));
 		n++;
 	}
 	return n;
@@ -166,7 +167,7 @@ static int run(struct cli *cli, int argc, char **argv)
 			continue;
 		}
 		if (r < 0) {
-			cli_err(cli, "%s: cannot read: %s", names[i], strerror(-r));
+			cli_err(cli, "%s: cannot read: %s", names[i], wq_strerror(-r));
 			bad++;
 		} else {
 			bad += report_bad(cli, &wi);

@@ -10,6 +10,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/wq.h"
 #include "cli.h"
@@ -95,7 +96,7 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 		return NULL;
 	}
 	if (r < 0) {
-		cli_err(cli, "%s: cannot open: %s", cli->sysroot ? cli->sysroot : "/", strerror(-r));
+		cli_err(cli, "%s: cannot open: %s", cli->sysroot ? cli->sysroot : "/", wq_strerror(-r));
 		return NULL;
 	}
 	wq_ctx_set_log(cli->ctx, lib_log, cli);
@@ -127,7 +128,7 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 		return EXIT_FAIL;
 	r = wq_list(ctx, &all, &nall);
 	if (r < 0) {
-		cli_err(cli, "%s: cannot list workqueues: %s", WQ_P_WQ, strerror(-r));
+		cli_err(cli, "%s: cannot list workqueues: %s", WQ_P_WQ, wq_strerror(-r));
 		return EXIT_FAIL;
 	}
 	res = calloc(nall + 1, sizeof(*res));
@@ -215,7 +216,7 @@ static int close_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		if (errno != EPIPE) {
-			fprintf(stderr, "wqctl: stdout: write error: %s\n", strerror(errno ? errno : EIO));
+			fprintf(stderr, "wqctl: stdout: write error: %s\n", wq_strerror(errno ? errno : EIO));
 			return EXIT_FAIL;
 		}
 	}
@@ -271,8 +272,15 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 				goto missing;
 			cli->sysroot = val;
 		} else if ((t = take_arg(argc, argv, &i, "--kernel", 0, &val))) {
+			struct wq_kver kv;
+
 			if (t < 0)
 				goto missing;
+			/* invalid input: exit 2 before anything is read (SPEC §7) */
+			if (wq_kver_parse(val, &kv) < 0) {
+				cli_err(cli, "--kernel: '%s' is not a kernel release (expected e.g. 6.8.4)", val);
+				return -1;
+			}
 			cli->kernel = val;
 		} else if ((t = take_arg(argc, argv, &i, "--profile-dir", 0, &val))) {
 			const char **nd;

@@ -80,7 +80,7 @@ const char *plan_write_reason(int err)
 	case -EINVAL: return "the kernel rejected the value (Invalid argument)";
 	case -EOVERFLOW: return "the mask has bits beyond the kernel's CPUs (Value too large)";
 	case -EILSEQ: return "the kernel reads back a different value";
-	default: return strerror(-err);
+	default: return wq_strerror(-err);
 	}
 }
 

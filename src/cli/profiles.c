@@ -56,7 +56,7 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 			_cleanup_free_ char *p = wq_active_path(cli->ctx);
 
 			if (r != -EINVAL)
-				cli_err(cli, "%s: cannot read: %s", p ? p : "active-profiles", strerror(-r));
+				cli_err(cli, "%s: cannot read: %s", p ? p : "active-profiles", wq_strerror(-r));
 			return EXIT_USAGE;
 		}
 		names = active;

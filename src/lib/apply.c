@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
 #include "knob.h"
 #include "owner.h"
 #include "macro.h"
@@ -72,6 +71,15 @@ static struct wq_setting *add(struct wq_settings *s, const char *object, const c
 	return x;
 }
 
+/* A value as the kernel prints it has no control characters (one trailing newline is stripped on read). */
+static bool has_ctrl(const char *v)
+{
+	for (; v && *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return true;
+	return false;
+}
+
 static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct wq_settings *out)
 {
 	/* Later sections override earlier ones, per key. */
@@ -103,8 +111,17 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 		}
 		x->path = strdup(k.path);
 		x->current = k.value ? strdup(k.value) : NULL;
-		if (wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why)) < 0)
+		if (wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why)) < 0) {
 			x->status = WQ_SET_INVALID;
+		} else if (!x->current) {
+			/* as for workqueue attributes: nothing to compare, journal or restore */
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s",
+				 wq_strerror(k.err ? -k.err : EIO));
+		} else if (has_ctrl(x->current)) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
+		}
 		wq_knob_clear(&k);
 	}
 	return 0;
@@ -178,7 +195,10 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 			x->status = WQ_SET_INVALID;
 		else if (!x->current) {
 			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "cannot read the current value");
+			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s", wq_strerror(-wi.err[a]));
+		} else if (has_ctrl(x->current)) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
 		}
 	}
 	wq_info_clear(&wi);
@@ -296,25 +316,16 @@ int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
 	return 0;
 }
 
-static char *run_path(struct wq_ctx *ctx, const char *rel, bool create_dir)
-{
-	char *p = wq_root_join(ctx->root, rel);
-
-	if (p && create_dir)
-		wq_mkdir_parents(p);
-	return p;
-}
-
 int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
 {
-	_cleanup_free_ char *path = run_path(ctx, LOCK, true);
 	int fd, waited = 0;
 
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = wq_root_mkdirs(ctx->root, RUN_DIR);
 	if (fd < 0)
-		return -errno;
+		return fd;
+	fd = wq_root_open_file(ctx->root, LOCK, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fd;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 
@@ -349,8 +360,12 @@ void wq_journal_free(struct wq_journal *j)
 
 static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
 {
-	struct wq_jentry *ne = realloc(j->e, sizeof(*ne) * (j->n + 1));
+	struct wq_jentry *ne;
 
+	/* one line per entry, tab-separated: a control character would forge lines or fields */
+	if (has_ctrl(path) || has_ctrl(orig) || has_ctrl(written))
+		return -EINVAL;
+	ne = realloc(j->e, sizeof(*ne) * (j->n + 1));
 	if (!ne)
 		return -ENOMEM;
 	j->e = ne;
@@ -372,10 +387,10 @@ int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, 
 {
 	for (size_t i = 0; i < j->n; i++) {
 		if (streq(j->e[i].path, path)) {
-			char *w = strdup(written);
+			char *w = has_ctrl(written) ? NULL : strdup(written);
 
 			if (!w)
-				return -ENOMEM;
+				return has_ctrl(written) ? -EINVAL : -ENOMEM;
 			free(j->e[i].written);
 			j->e[i].written = w;
 			return 0;
@@ -396,18 +411,21 @@ void wq_journal_drop(struct wq_journal *j, size_t i)
 /* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */
 int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 {
-	_cleanup_free_ char *path = run_path(ctx, JOURNAL, false);
+	const char *path = JOURNAL;
 	_cleanup_free_ char *line = NULL;
 	_cleanup_fclose_ FILE *f = NULL;
 	size_t cap = 0;
-	int lineno = 0;
+	int lineno = 0, fd;
 
 	memset(j, 0, sizeof(*j));
-	if (!path)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
+	fd = wq_root_open_file(ctx->root, JOURNAL, O_RDONLY, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
 	while (getline(&line, &cap, f) >= 0) {
 		char *fields[4], *save = NULL, *t = line;
 		int nf = 0;
@@ -441,11 +459,7 @@ static void fill_journal(FILE *f, const void *data)
 
 int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j)
 {
-	_cleanup_free_ char *path = run_path(ctx, JOURNAL, false);
-
-	if (!path)
-		return -ENOMEM;
 	if (j->n == 0)
-		return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-	return wq_write_atomic(path, 0600, fill_journal, j);
+		return wq_root_unlink(ctx->root, JOURNAL);
+	return wq_root_replace(ctx->root, JOURNAL, 0600, fill_journal, j);
 }

@@ -204,8 +204,8 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 	}
 	if (ex.ordered) {
 		emit(fn, data, WQ_SEV_WARNING, "ordering-lost", name,
-		     "unbound with max_active 1 on a kernel up to 6.8: implicitly ordered; writing max_active "
-		     "removes the ordering");
+		     "created unbound with max_active 1 on a kernel up to 6.8: implicitly ordered; writing "
+		     "max_active removes the ordering");
 	} else if (ex.max_inflight > 0) {
 		if (era == WQ_ERA_B && ex.max_inflight > m)
 			emit(fn, data, WQ_SEV_WARNING, "max-active-per-cpu", name,

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Upper bound on CPU numbers accepted from text (the kernel's NR_CPUS max is 8192). */
-#define WQ_CPUSET_MAX_CPUS (1U << 16)
+/* CPU numbers accepted from text: below the kernel's largest NR_CPUS (8192, CONFIG_MAXSMP). */
+#define WQ_CPUSET_MAX_CPUS 8192U
 
 struct wq_cpuset {
 	unsigned int nbits; /* capacity in bits */

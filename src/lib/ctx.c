@@ -81,7 +81,7 @@ struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx)
 		return ctx->topo;
 	r = wq_topo_read(ctx->root, wq_root_is_live(ctx->root), &ctx->topo, why, sizeof(why));
 	if (r < 0) {
-		wq_log(ctx, WQ_LOG_ERR, "%s: cannot read topology: %s", why, strerror(-r));
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot read topology: %s", why, wq_strerror(-r));
 		return NULL;
 	}
 	return ctx->topo;
@@ -96,7 +96,7 @@ struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope)
 		return NULL;
 	r = wq_topo_pods(ctx->root, t, scope);
 	if (r < 0) {
-		wq_log(ctx, WQ_LOG_ERR, "topology: cannot build affinity pods: %s", strerror(-r));
+		wq_log(ctx, WQ_LOG_ERR, "topology: cannot build affinity pods: %s", wq_strerror(-r));
 		return NULL;
 	}
 	return t;

@@ -177,6 +177,9 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *
 	}
 	note(ex, "kernels up to 6.5 apply max_active per NUMA node pool: %d x %d pools = %ld", ex->max_active,
 	     ex->ncounters, (long)ex->max_active * ex->ncounters);
+	if (ex->max_active == 1 && ex->ncounters > 1)
+		note(ex, "numa reads 1, so this workqueue was created with max_active above 1: writing 1 later does "
+			 "not order it");
 	return 0;
 }
 
@@ -257,6 +260,35 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	return 0;
 }
 
+/*
+ * Work queued only from the CPUs F (KERNEL.md §4.8): queue_work() from a CPU
+ * of the root mask G uses that CPU's pool; from any other CPU the kernel
+ * picks the next online CPU of G round-robin (wq_select_unbound_cpu), so then
+ * every CPU of G & O may receive it. issuing holds G & O on entry.
+ */
+static int issuing_from(struct wq_explain *ex, struct wq_topo *t, const struct wq_cpuset *from,
+			struct wq_cpuset *issuing)
+{
+	_cleanup_cpuset_ struct wq_cpuset *outside = wq_cpuset_dup(from);
+	_cleanup_free_ char *l = NULL;
+
+	if (!outside)
+		return -ENOMEM;
+	wq_cpuset_and(outside, t->online);
+	wq_cpuset_andnot(outside, issuing);
+	l = wq_cpuset_format_list(from);
+	if (wq_cpuset_is_empty(outside)) {
+		wq_cpuset_and(issuing, from);
+		note(ex, "work queued only from CPUs %s", l ? l : "?");
+	} else {
+		note(ex,
+		     "work queued from CPUs %s: those outside the root cpumask hand it round-robin to every CPU of the "
+		     "root mask",
+		     l ? l : "?");
+	}
+	return 0;
+}
+
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
@@ -278,12 +310,14 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	if (!wq->unbound) {
 		/* Per-cpu: one pool per CPU, each with max_active, every era. */
 		wq_cpuset_copy(issuing, t->online);
+		if (wi && wi->from)
+			wq_cpuset_and(issuing, wi->from);
 		wq_cpuset_copy(ex->effective, t->online);
 		r = model_b(t, issuing, ex);
 		if (r < 0)
 			return r;
-		note(ex, "per-cpu workqueue: max_active applies on each CPU: %d x %u online CPUs = %ld", ex->max_active,
-		     wq_cpuset_count(t->online), (long)ex->max_active * wq_cpuset_count(t->online));
+		note(ex, "per-cpu workqueue: max_active applies on each CPU: %d x %u CPUs = %ld", ex->max_active,
+		     wq_cpuset_count(issuing), (long)ex->max_active * wq_cpuset_count(issuing));
 		ex->why = NULL;
 		goto sum;
 	}
@@ -311,6 +345,11 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	}
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
 	wq_cpuset_and(issuing, t->online);
+	if (wi && wi->from) {
+		r = issuing_from(ex, t, wi->from, issuing);
+		if (r < 0)
+			return r;
+	}
 
 	if (wi && wi->scope && strcmp(wi->scope, "default"))
 		snprintf(ex->scope, sizeof(ex->scope), "%s", wi->scope);
@@ -321,16 +360,20 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 
 	if (ex->era == WQ_ERA_UNKNOWN)
 		return 0;
-	if (ex->era != WQ_ERA_C && wq->max_active == 1 && !(wi && wi->max_active)) {
-		/* alloc_workqueue() made unbound max_active-1 workqueues ordered up to 6.8. */
+	if (ex->era != WQ_ERA_C && wq_is_implicitly_ordered(wq) && !(wi && wi->max_active)) {
+		/*
+		 * alloc_workqueue() made unbound workqueues *created* with
+		 * max_active 1 ordered up to 6.8; writing 1 later does not.
+		 */
 		ex->ordered = true;
 		struct wq_counter *c = add_counter(ex, -1, 1);
 
 		if (!c)
 			return -ENOMEM;
 		wq_cpuset_copy(c->cpus, issuing);
-		note(ex, "unbound with max_active 1: implicitly ordered on kernels up to 6.8, one item at a time; "
-			 "writing max_active removes the ordering");
+		note(ex,
+		     "created unbound with max_active 1: implicitly ordered on kernels up to 6.8, one item at a time; "
+		     "writing max_active removes the ordering");
 		goto sum;
 	}
 	switch (ex->era) {
@@ -357,7 +400,8 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	if (r < 0)
 		return r;
 sum:
-	qsort(ex->counters, (size_t)ex->ncounters, sizeof(*ex->counters), counter_sort);
+	if (ex->ncounters > 1)
+		qsort(ex->counters, (size_t)ex->ncounters, sizeof(*ex->counters), counter_sort);
 	ex->max_inflight = 0;
 	for (int i = 0; i < ex->ncounters; i++)
 		ex->max_inflight += ex->counters[i].limit;

@@ -42,6 +42,7 @@ struct wq_whatif {
 	const struct wq_cpuset *cpus;
 	const char *scope;
 	int min_active; /* >0: assume this min_active */
+	const struct wq_cpuset *from; /* work queued only from these CPUs (NULL: any CPU) */
 };
 
 /*

@@ -100,11 +100,15 @@ static int fill(struct wq_ctx *ctx, const struct wq_knob_desc *d, const char *na
 		snprintf(k->path, sizeof(k->path), "%s", d->path);
 	else
 		snprintf(k->path, sizeof(k->path), WQ_P_PARAMS "/%s", name);
-	if (wq_root_stat(ctx->root, k->path, &st) < 0 || !S_ISREG(st.st_mode))
+	if (wq_root_stat(ctx->root, k->path, &st) < 0 || S_ISDIR(st.st_mode))
 		return -ENOENT;
 	k->present = true;
-	if (wq_root_read(ctx->root, k->path, &k->value) < 0)
+	/* present but unreadable (a FIFO, a NUL byte, too large): value NULL, err says why */
+	k->err = wq_root_read(ctx->root, k->path, &k->value);
+	if (k->err < 0)
 		k->value = NULL;
+	else
+		k->err = 0;
 	if (d) {
 		k->boot_only = d->boot_only;
 		k->writable = !d->read_only;

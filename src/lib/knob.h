@@ -25,6 +25,7 @@ struct wq_knob {
 	char name[64];
 	char path[160];
 	char *value; /* as read; NULL when unreadable or without a file */
+	int err; /* -errno when the file exists but cannot be read */
 	bool present; /* the file exists */
 	bool writable; /* runtime-writable */
 	bool boot_only;

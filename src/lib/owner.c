@@ -71,12 +71,19 @@ const char *wq_owner_format(const struct wq_owner *o, char *buf, size_t size)
 
 static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t size);
 
-/* Collapse "a/b/../c" and "./" in a root-relative path, in place. */
-static void normalize(char *path)
+/*
+ * Collapse "a/b/../c" and "./" in a root-relative path, in place (the result
+ * is never longer than the input). 0, or -ENAMETOOLONG past 128 components.
+ */
+static int normalize(char *path)
 {
-	char *parts[128], *save = NULL, *tok, out[512] = "";
+	_cleanup_free_ char *out = malloc(strlen(path) + 1);
+	char *parts[128], *save = NULL, *tok;
+	size_t o = 0;
 	int n = 0;
 
+	if (!out)
+		return -ENOMEM;
 	for (tok = strtok_r(path, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(tok, "."))
 			continue;
@@ -85,15 +92,21 @@ static void normalize(char *path)
 				n--;
 			continue;
 		}
-		if (n < 128)
-			parts[n++] = tok;
+		if (n == (int)ARRAY_SIZE(parts))
+			return -ENAMETOOLONG;
+		parts[n++] = tok;
 	}
 	for (int i = 0; i < n; i++) {
-		strncat(out, parts[i], sizeof(out) - strlen(out) - 2);
+		size_t l = strlen(parts[i]);
+
+		memcpy(out + o, parts[i], l);
+		o += l;
 		if (i + 1 < n)
-			strcat(out, "/");
+			out[o++] = '/';
 	}
-	strcpy(path, out);
+	out[o] = '\0';
+	memcpy(path, out, o + 1);
+	return 0;
 }
 
 int wq_owner_link_target(struct wq_ctx *ctx, const char *rel, char *out, size_t size)
@@ -111,12 +124,16 @@ static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t s
 	if (r < 0)
 		return r;
 	if (target[0] == '/') {
-		snprintf(tmp, sizeof(tmp), "%s", target + 1);
+		r = snprintf(tmp, sizeof(tmp), "%s", target + 1);
 	} else {
 		slash = strrchr(rel, '/');
-		snprintf(tmp, sizeof(tmp), "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, target);
+		r = snprintf(tmp, sizeof(tmp), "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, target);
 	}
-	normalize(tmp);
+	if (r < 0 || (size_t)r >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	r = normalize(tmp);
+	if (r < 0)
+		return r;
 	if (strlen(tmp) >= size)
 		return -ENAMETOOLONG;
 	snprintf(out, size, "%s", tmp);
@@ -144,8 +161,29 @@ static int walk_node(struct wq_ctx *ctx, const char *dir)
 	return -1;
 }
 
-/* Nodes of the physical devices under a block device (through stacked slaves/). Bitmask of nodes < 64. */
-static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned long long *nodes, bool *unknown)
+/* Devices already walked: stacked slaves/ links may form a diamond or a cycle. */
+struct walk_seen {
+	char *dev[64];
+	int n;
+};
+
+static bool walk_seen_add(struct walk_seen *w, const char *dev)
+{
+	for (int i = 0; i < w->n; i++)
+		if (streq(w->dev[i], dev))
+			return false;
+	if (w->n == (int)ARRAY_SIZE(w->dev))
+		return false; /* enough: a real stack is a few devices deep */
+	w->dev[w->n] = strdup(dev);
+	return w->dev[w->n] && ++w->n;
+}
+
+/*
+ * Nodes of the physical devices under a block device (through stacked
+ * slaves/), each device walked once. Bitmask of nodes < 64.
+ */
+static void block_nodes_walk(struct wq_ctx *ctx, const char *dir, int depth, struct walk_seen *seen,
+			     unsigned long long *nodes, bool *unknown)
 {
 	_cleanup_closedir_ DIR *d = NULL;
 	struct dirent *de;
@@ -162,7 +200,8 @@ static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned
 		snprintf(link, sizeof(link), "%s/%s", sl, de->d_name);
 		if (resolve_link(ctx, link, target, sizeof(target)) == 0) {
 			any = true;
-			block_nodes(ctx, target, depth + 1, nodes, unknown);
+			if (walk_seen_add(seen, target))
+				block_nodes_walk(ctx, target, depth + 1, seen, nodes, unknown);
 		}
 	}
 	if (!any) {
@@ -173,6 +212,16 @@ static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned
 		else
 			*unknown = true;
 	}
+}
+
+static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned long long *nodes, bool *unknown)
+{
+	struct walk_seen seen = {.n = 0};
+
+	walk_seen_add(&seen, dir);
+	block_nodes_walk(ctx, dir, depth, &seen, nodes, unknown);
+	for (int i = 0; i < seen.n; i++)
+		free(seen.dev[i]);
 }
 
 static int add_prop(struct wq_owner_info *oi, const char *key, const char *value)

@@ -110,10 +110,28 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		if (r == -ENOENT)
 			wq_log(ctx, WQ_LOG_WARNING, "%s: gone, nothing to restore", c->object);
 		else if (r < 0)
-			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", c->object, strerror(-r));
+			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", c->object, wq_strerror(-r));
 		else
 			c->state = WQ_CH_RESTORED;
 	}
+}
+
+int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct wq_change *c = &p->c[i];
+		char *now = NULL;
+		int r = wq_root_read(ctx->root, c->path, &now);
+
+		if (r < 0) {
+			*failed = i;
+			c->err = r;
+			return r;
+		}
+		free(c->old);
+		c->old = now;
+	}
+	return 0;
 }
 
 int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)

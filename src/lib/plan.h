@@ -47,6 +47,12 @@ int wq_plan_expect(struct wq_plan *p, const char *expect);
 /* Is change i a no-op (new equals old as the kernel means it)? */
 bool wq_change_is_noop(const struct wq_change *c);
 /*
+ * Read every change's current value again into old (under the run lock, so
+ * that originals and no-op decisions are not stale). 0, or -errno with
+ * *failed the change that could not be read.
+ */
+int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
+/*
  * Write every change that is not a no-op, in order; read each back. On the
  * first failure restore every change already written (reverse order) and
  * return its -errno, with *failed its index. 0 when all landed.

@@ -13,7 +13,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "fileio.h"
 #include "knob.h"
 #include "macro.h"
 #include "wq.h"
@@ -39,24 +38,39 @@ bool wq_profile_name_is_valid(const char *name)
 	return true;
 }
 
-int wq_profile_find(const char *const *dirs, size_t ndirs, const char *name, char **path)
+/* A link to /dev/null masks a profile (read from the link, so that it also works in a sysroot). */
+static bool is_mask(const char *path)
+{
+	char t[16];
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
+
+	if (n < 0)
+		return false;
+	t[n] = '\0';
+	return streq(t, "/dev/null");
+}
+
+int wq_profile_find(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, char **path)
 {
 	for (size_t i = 0; i < ndirs; i++) {
 		char *p = NULL;
-		struct stat st;
+		int fd;
 
 		if (asprintf(&p, "%s/%s.conf", dirs[i], name) < 0)
 			return -ENOMEM;
-		if (stat(p, &st) == 0) {
-			/* A link to /dev/null masks the profiles of later directories. */
-			if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
-				free(p);
-				return -ENXIO;
-			}
+		if (is_mask(p)) {
+			free(p);
+			return -ENXIO; /* masks the profiles of later directories */
+		}
+		fd = wq_root_open_path(ctx->root, p, O_RDONLY);
+		if (fd >= 0) {
+			close(fd);
 			*path = p;
 			return 0;
 		}
 		free(p);
+		if (fd != -ENOENT)
+			return fd;
 	}
 	return -ENOENT;
 }
@@ -204,9 +218,14 @@ static char *reader(char *str, int num, void *stream)
 		perr(p, p->line, "line is longer than %d bytes", num - 2);
 		return NULL;
 	}
-	for (t = line; *t == ' ' || *t == '\t'; t++)
+	/*
+	 * inih skips every isspace() character at the start of a line (\f \v \r
+	 * too) and takes an indented line after a key as its continuation: skip
+	 * the same set here, so that both agree on sections and continuations.
+	 */
+	for (t = line; *t && *t != '\n' && isspace((unsigned char)*t); t++)
 		;
-	if (t != line && *t && *t != '\n' && *t != ';' && *t != '#' && *t != '\r') {
+	if (t != line && *t && *t != '\n' && *t != ';' && *t != '#') {
 		perr(p, p->line, "indented line: continuation lines are not supported");
 		return NULL;
 	}
@@ -387,7 +406,7 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 {
 	struct parse p = {.ctx = ctx, .set = set};
 	char *path = NULL;
-	int r;
+	int r, fd;
 
 	for (size_t i = 0; i < set->n; i++)
 		if (streq(set->names[i], name))
@@ -408,21 +427,27 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 		wq_log(ctx, WQ_LOG_ERR, "%s:%d: includes nest deeper than %d", from_file, from_line, MAX_INCLUDE_DEPTH);
 		return -EINVAL;
 	}
-	r = wq_profile_find(dirs, ndirs, name, &path);
+	r = wq_profile_find(ctx, dirs, ndirs, name, &path);
 	if (r < 0) {
-		if (optional)
+		const char *why = r == -ENXIO	 ? "profile is masked"
+				  : r == -ENOENT ? "no such profile"
+						 : wq_strerror(-r);
+
+		if (optional && r == -ENOENT)
 			return 0;
 		if (from_file)
-			wq_log(ctx, WQ_LOG_ERR, "%s:%d: include '%s': %s", from_file, from_line, name,
-			       r == -ENXIO ? "profile is masked" : "no such profile");
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: include '%s': %s", from_file, from_line, name, why);
 		else
-			wq_log(ctx, WQ_LOG_ERR, "%s: %s", name, r == -ENXIO ? "profile is masked" : "no such profile");
+			wq_log(ctx, WQ_LOG_ERR, "%s: %s", name, why);
 		return -EINVAL;
 	}
 	p.file = path;
-	p.f = fopen(path, "re");
+	fd = wq_root_open_path(ctx->root, path, O_RDONLY);
+	p.f = fd >= 0 ? fdopen(fd, "re") : NULL;
 	if (!p.f) {
-		wq_log(ctx, WQ_LOG_ERR, "%s: cannot open: %s", path, strerror(errno));
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot open: %s", path, wq_strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0)
+			close(fd);
 		free(path);
 		return -EINVAL;
 	}
@@ -515,15 +540,20 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0, cnt = 0;
 	char **v = NULL;
-	int lineno = 0;
+	int lineno = 0, fd;
 
 	*names = NULL;
 	*n = 0;
 	if (!path)
 		return -ENOMEM;
-	f = fopen(path, "re");
-	if (!f)
+	fd = wq_root_open_file(ctx->root, ACTIVE_FILE, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
 		return -errno;
+	}
 	while (getline(&line, &cap, f) >= 0) {
 		char *s = line, *e;
 
@@ -572,10 +602,8 @@ static void fill_active(FILE *f, const void *data)
 
 int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n)
 {
-	_cleanup_free_ char *path = wq_active_path(ctx);
 	struct active_list a = {names, n};
+	int r = wq_root_mkdirs(ctx->root, "etc/wqctl");
 
-	if (!path)
-		return -ENOMEM;
-	return wq_write_atomic(path, 0644, fill_active, &a);
+	return r < 0 ? r : wq_root_replace(ctx->root, ACTIVE_FILE, 0644, fill_active, &a);
 }

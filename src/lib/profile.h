@@ -45,7 +45,7 @@ extern const char *const wq_profile_default_dirs[3];
  * Find NAME.conf in dirs (first wins). 0 with *path malloc'ed, -ENOENT, or
  * -ENXIO when the first hit is a symlink to /dev/null (masked).
  */
-int wq_profile_find(const char *const *dirs, size_t ndirs, const char *name, char **path);
+int wq_profile_find(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, char **path);
 /* True if name is a plausible profile name (no '/', not starting with '.' or '-'). */
 bool wq_profile_name_is_valid(const char *name);
 /*

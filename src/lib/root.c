@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "macro.h"
+
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len);
 
 struct wq_root {
 	int dirfd;
@@ -125,15 +128,51 @@ static int read_fd(int fd, char **out)
 		len += (size_t)n;
 	}
 	buf[len] = '\0';
+	/* A kernel attribute never holds a NUL: a value cut short there would be wrong. */
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		return -WQ_ENUL;
+	}
 	if (len && buf[len - 1] == '\n')
 		buf[len - 1] = '\0';
 	*out = buf;
 	return 0;
 }
 
+const char *wq_strerror(int e)
+{
+	switch (e) {
+	case WQ_ENOTREG: return "not a regular file";
+	case WQ_ENUL: return "contains a NUL byte";
+	case WQ_ENOTPOSSIBLE: return "lists CPUs that are not possible";
+	default: return strerror(e);
+	}
+}
+
+/*
+ * Only regular files are read or written: a FIFO or a device in a dump (or
+ * planted in a state directory) would block or misbehave. O_NONBLOCK makes
+ * the open of a FIFO return at once so that fstat() can refuse it.
+ */
+static int open_regular(const struct wq_root *root, const char *rel, int flags)
+{
+	struct stat st;
+	int fd = wq_root_open(root, rel, flags | O_NONBLOCK);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		close(fd);
+		return S_ISREG(st.st_mode) ? -e : -WQ_ENOTREG;
+	}
+	return fd;
+}
+
 int wq_root_read(const struct wq_root *root, const char *rel, char **out)
 {
-	int fd = wq_root_open(root, rel, O_RDONLY);
+	int fd = open_regular(root, rel, O_RDONLY);
 	int r;
 
 	if (fd < 0)
@@ -164,7 +203,22 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 	ssize_t n;
 	int fd, r = 0;
 
-	fd = wq_root_open(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW);
+	if (!root->live) {
+		/*
+		 * A dump is a plain file system: O_TRUNC then write() would leave
+		 * the file empty if killed in between (sysfs ignores O_TRUNC).
+		 * Replace it whole instead, keeping its mode.
+		 */
+		struct stat st;
+
+		fd = open_regular(root, rel, O_RDONLY | O_NOFOLLOW);
+		if (fd < 0)
+			return fd;
+		r = fstat(fd, &st) < 0 ? -errno : 0;
+		close(fd);
+		return r < 0 ? r : replace_data(root, rel, st.st_mode & 07777, value, len);
+	}
+	fd = open_regular(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW);
 	if (fd < 0)
 		return fd;
 	n = write(fd, value, len);
@@ -174,6 +228,232 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 		r = -EIO;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
+	return r;
+}
+
+int wq_file_open(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? -errno : -WQ_ENOTREG;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+int wq_root_open_file(const struct wq_root *root, const char *rel, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd = -1;
+
+	while (*rel == '/')
+		rel++;
+	if (!root->live && !root->no_openat2) {
+		struct open_how how = {
+		    .flags = (unsigned long long)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
+		    .mode = (flags & O_CREAT) ? mode : 0,
+		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, root->dirfd, rel, &how, sizeof(how));
+		if (fd < 0 && errno != ENOSYS)
+			return -errno;
+		if (fd < 0)
+			((struct wq_root *)root)->no_openat2 = true;
+	}
+	if (root->live || root->no_openat2) {
+		fd = openat(root->dirfd, rel, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
+		if (fd < 0)
+			return -errno;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? -errno : -WQ_ENOTREG;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+int wq_root_open_path(const struct wq_root *root, const char *path, int flags)
+{
+	size_t n = strlen(root->path);
+
+	while (n > 1 && root->path[n - 1] == '/')
+		n--;
+	if (!root->live && !strncmp(path, root->path, n) && path[n] == '/')
+		return wq_root_open_file(root, path + n, flags, 0);
+	return wq_file_open(path, flags, 0);
+}
+
+int wq_root_mkdirs(const struct wq_root *root, const char *reldir)
+{
+	_cleanup_free_ char *p = strdup(reldir);
+	char *s;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = p; *s == '/'; s++)
+		;
+	for (;;) {
+		char *slash = strchr(s, '/'), *base;
+		int fd, pfd;
+
+		if (slash)
+			*slash = '\0';
+		fd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+		if (fd == -ENOENT) {
+			/* create it in its parent, itself resolved below the root */
+			base = strrchr(p, '/');
+			if (base) {
+				*base = '\0';
+				pfd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+				*base++ = '/';
+			} else {
+				base = p;
+				pfd = wq_root_open(root, ".", O_PATH | O_DIRECTORY);
+			}
+			if (pfd < 0)
+				return pfd;
+			fd = mkdirat(pfd, base, 0755) < 0 && errno != EEXIST ? -errno : 0;
+			close(pfd);
+			if (fd == 0)
+				fd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+		}
+		if (fd < 0)
+			return fd;
+		close(fd);
+		if (!slash)
+			return 0;
+		*slash = '/';
+		s = slash + 1;
+	}
+}
+
+/* The directory of rel, opened below the root, and rel's last component. */
+static int open_parent(const struct wq_root *root, const char *rel, char **base)
+{
+	_cleanup_free_ char *dir = strdup(rel);
+	char *slash;
+	int fd;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	fd = wq_root_open(root, slash ? dir : ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	*base = strdup(slash ? slash + 1 : dir);
+	if (!*base || !**base || streq(*base, ".") || streq(*base, "..")) {
+		int e = *base ? -EINVAL : -ENOMEM;
+
+		free(*base);
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len)
+{
+	_cleanup_free_ char *base = NULL, *tmp = NULL;
+	int dfd, fd, r = 0;
+	ssize_t n;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	/*
+	 * One fixed temporary name: a run killed before rename() leaves it
+	 * behind, and the next run removes it instead of adding another.
+	 */
+	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
+		r = -errno;
+		close(dfd);
+		return r;
+	}
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+	if (fd < 0) {
+		r = -errno;
+		close(dfd);
+		return r;
+	}
+	n = write(fd, data, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (r == 0 && (fsync(fd) < 0 || fchmod(fd, mode) < 0))
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	/* rename() replaces a symlink at the destination, it never writes through one */
+	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
+	return r;
+}
+
+int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
+		    const void *data)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	fill(f, data);
+	r = fclose(f) != 0 ? -ENOMEM : 0;
+	return r < 0 ? r : replace_data(root, rel, mode, buf ? buf : "", len);
+}
+
+int wq_root_unlink(const struct wq_root *root, const char *rel)
+{
+	_cleanup_free_ char *base = NULL;
+	int dfd, r = 0;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd == -ENOENT ? 0 : dfd;
+	if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
+		r = -errno;
+	close(dfd);
+	return r;
+}
+
+int wq_root_symlink(const struct wq_root *root, const char *target, const char *rel)
+{
+	_cleanup_free_ char *base = NULL;
+	int dfd, r = 0;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	if (symlinkat(target, dfd, base) < 0 && errno != EEXIST)
+		r = -errno;
+	close(dfd);
 	return r;
 }
 

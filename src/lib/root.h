@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 /* Relative locations of everything wqctl reads; the only place they live. */
@@ -25,6 +26,13 @@
 #define WQ_P_TRACEFS "sys/kernel/tracing"
 
 struct wq_root;
+
+/* Errors of our own, beyond errno's range: refused file types and contents. */
+#define WQ_ENOTREG 4096 /* not a regular file (a FIFO, a device, a directory) */
+#define WQ_ENUL 4097 /* a NUL byte inside a value */
+#define WQ_ENOTPOSSIBLE 4098 /* a CPU list names CPUs outside the possible ones */
+/* strerror() that also knows the WQ_E* codes above. */
+const char *wq_strerror(int e);
 
 /* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
 int wq_root_new(const char *sysroot, struct wq_root **out);
@@ -45,6 +53,34 @@ int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, siz
  * write() and close(). Returns 0 or -errno.
  */
 int wq_root_write(const struct wq_root *root, const char *rel, const char *value);
+/*
+ * The one rule for files wqctl keeps or writes (state, profiles, dump output):
+ * O_CLOEXEC|O_NONBLOCK|O_NOCTTY, and only regular files (-WQ_ENOTREG for a
+ * FIFO, device or directory). Below a sysroot, paths resolve inside it
+ * (RESOLVE_IN_ROOT): no symlink leads out of the tree.
+ */
+/* Open a file below the root under that rule (mode for O_CREAT). fd or -errno. */
+int wq_root_open_file(const struct wq_root *root, const char *rel, int flags, mode_t mode);
+/* The same for a path outside any root (a --profile-dir the user named). fd or -errno. */
+int wq_file_open(const char *path, int flags, mode_t mode);
+/*
+ * Open a file named by a host path: below a sysroot's directory it resolves
+ * inside the tree, elsewhere (a --profile-dir) as wq_file_open. fd or -errno.
+ */
+int wq_root_open_path(const struct wq_root *root, const char *path, int flags);
+/* mkdir -p of a directory below the root, each level resolved inside it. 0 or -errno. */
+int wq_root_mkdirs(const struct wq_root *root, const char *reldir);
+/*
+ * Replace a file below the root: fill() writes a temporary in the same
+ * directory, which is fsync()ed, given mode and renamed over rel (a symlink
+ * there is replaced, never followed). 0 or -errno.
+ */
+int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
+		    const void *data);
+/* unlink a file below the root; 0 when it is not there. 0 or -errno. */
+int wq_root_unlink(const struct wq_root *root, const char *rel);
+/* symlink target at rel (its directory resolved below the root); 0 when it exists. 0 or -errno. */
+int wq_root_symlink(const struct wq_root *root, const char *target, const char *rel);
 int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st);
 bool wq_root_exists(const struct wq_root *root, const char *rel);
 /* opendir() below the root; NULL with errno set on failure. */

@@ -30,6 +30,21 @@ int wq_scope_from_name(const char *name)
 	return -1;
 }
 
+/*
+ * A cpumask the kernel never allocated prints through %*pbl / %*pb as
+ * "(null)", right-aligned in a field nr_cpu_ids wide: nohz_full on kernels
+ * built with CONFIG_NO_HZ_FULL=y and CONFIG_CPUMASK_OFFSTACK=y when the
+ * command line has no nohz_full= (Debian's 6.1 and 6.12). It means no CPUs.
+ */
+static bool is_null_mask(const char *s)
+{
+	s += strspn(s, " \t");
+	if (strncmp(s, "(null)", 6))
+		return false;
+	s += 6;
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
 /* Read a CPU list file, or its hex twin when only the map exists. */
 static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
 {
@@ -38,8 +53,13 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 
 	if (list) {
 		r = wq_root_read(root, list, &s);
-		if (r == 0)
+		if (r == 0) {
+			if (is_null_mask(s)) {
+				wq_cpuset_zero(out);
+				return 0;
+			}
 			return wq_cpuset_parse_list(out, s);
+		}
 		if (r != -ENOENT || !map)
 			return r;
 	}
@@ -48,6 +68,10 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 	r = wq_root_read(root, map, &s);
 	if (r < 0)
 		return r;
+	if (is_null_mask(s)) {
+		wq_cpuset_zero(out);
+		return 0;
+	}
 	return wq_cpuset_parse_hex(out, s);
 }
 
@@ -201,6 +225,12 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 		goto fail;
 	if (!wq_root_exists(root, WQ_P_CPU "/online"))
 		wq_cpuset_copy(t->online, t->possible);
+	if (!wq_cpuset_subset(t->online, t->possible)) {
+		/* The kernel's online mask is within possible; a tree that says otherwise is broken. */
+		snprintf(why, (size_t)whysz, WQ_P_CPU "/online");
+		r = -WQ_ENOTPOSSIBLE;
+		goto fail;
+	}
 	snprintf(why, (size_t)whysz, WQ_P_CPU "/isolated");
 	r = read_cpu_file(root, "isolated", t->isolated, true);
 	if (r < 0)

@@ -38,10 +38,29 @@ struct wq_trace {
 	int id[4];
 	struct tep_format_field *work[4];
 	struct tep_event *queue;
-	struct wq_mon *mon;
 	unsigned long long lost;
 	int err;
+	/* events of this drain plus the ones held back from the last (see wq_trace_read) */
+	struct held_ev *ev;
+	size_t nev, cap;
+	unsigned long long seq;
 };
+
+struct held_ev {
+	uint64_t ts, work;
+	unsigned long long seq; /* arrival order: keeps one CPU's order among equal times */
+	int ev, cpu;
+	char wq[32];
+};
+
+/*
+ * Hold back the events of the last REORDER_NS of a drain. A drain reads the
+ * CPUs' buffers one after another, so an event written on a CPU already read
+ * arrives with the next drain, after later events of other CPUs (a worker
+ * that slept may end an item on another CPU than it started it on). Holding
+ * back more than one drain takes keeps the events in time order.
+ */
+#define REORDER_NS 50000000ULL
 
 /*
  * Instances a killed monitor left behind (SIGKILL cannot be caught): their
@@ -107,7 +126,7 @@ int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t w
 	if (access(dir, W_OK) < 0) {
 		int e = errno;
 
-		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, strerror(e));
+		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(e));
 		free(t);
 		return -e;
 	}
@@ -141,7 +160,7 @@ int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t w
 	if (!t->inst) {
 		int e = errno ? errno : EIO;
 
-		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, t->name, strerror(e));
+		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, t->name, wq_strerror(e));
 		wq_trace_close(t);
 		return -e;
 	}
@@ -162,7 +181,7 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 {
 	struct wq_trace *t = data;
 	unsigned long long work = 0;
-	char name[64] = "";
+	struct held_ev *h;
 	int ev = -1;
 
 	for (int i = 0; i < 4; i++)
@@ -174,31 +193,91 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 		t->lost += (unsigned long long)rec->missed_events;
 	else if (rec->missed_events < 0)
 		t->lost++; /* dropped, count unknown */
-	if (t->L->tep_read_number_field(t->work[ev], rec->data, &work) < 0)
+	if (t->L->tep_read_number_field(t->work[ev], rec->data, &work) < 0 || work == 0)
 		return 0;
+	if (t->nev == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct held_ev *n = realloc(t->ev, cap * sizeof(*n));
+
+		if (!n) {
+			t->err = -ENOMEM;
+			return 1; /* stop */
+		}
+		t->ev = n;
+		t->cap = cap;
+	}
+	h = &t->ev[t->nev++];
+	h->ts = rec->ts;
+	h->work = work;
+	h->seq = t->seq++;
+	h->ev = ev;
+	h->cpu = cpu;
+	h->wq[0] = '\0';
 	if (ev == WQ_EV_QUEUE) {
 		int len = 0;
 		const char *s = t->L->tep_get_field_raw(NULL, e, "workqueue", rec, &len, 0);
 
 		if (s && len > 0)
-			snprintf(name, sizeof(name), "%.*s", (int)strnlen(s, (size_t)len), s);
+			snprintf(h->wq, sizeof(h->wq), "%.*s", (int)strnlen(s, (size_t)len), s);
 	}
-	if (wq_mon_event_cpu(t->mon, (enum wq_mon_ev)ev, rec->ts, work, name[0] ? name : "?", cpu) < 0) {
-		t->err = -ENOMEM;
-		return 1; /* stop */
+	return 0;
+}
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held_ev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Feed the held events up to cutoff (all with flush) in time order; keep the rest. */
+static int feed(struct wq_trace *t, struct wq_mon *m, uint64_t cutoff, bool flush)
+{
+	size_t i, keep;
+
+	if (t->nev > 1)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_held);
+	for (i = 0; i < t->nev && (flush || t->ev[i].ts <= cutoff); i++) {
+		const struct held_ev *h = &t->ev[i];
+
+		if (wq_mon_event_cpu(m, (enum wq_mon_ev)h->ev, h->ts, h->work, h->wq[0] ? h->wq : "?", h->cpu) < 0)
+			return -ENOMEM;
 	}
+	keep = t->nev - i;
+	memmove(t->ev, t->ev + i, keep * sizeof(*t->ev));
+	t->nev = keep;
 	return 0;
 }
 
 int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost)
 {
-	t->mon = m;
+	size_t before = t->nev;
+	uint64_t newest = 0;
+
 	t->lost = 0;
 	t->err = 0;
 	if (t->L->tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0 && !t->err)
 		t->err = -EIO;
 	*lost = t->lost;
-	return t->err;
+	if (t->err)
+		return t->err;
+	for (size_t i = before; i < t->nev; i++)
+		if (t->ev[i].ts > newest)
+			newest = t->ev[i].ts;
+	/* An empty drain: every buffer was empty, nothing older can still come. */
+	if (t->nev == before)
+		return feed(t, m, 0, true);
+	return feed(t, m, newest > REORDER_NS ? newest - REORDER_NS : 0, false);
+}
+
+int wq_trace_flush(struct wq_trace *t, struct wq_mon *m)
+{
+	unsigned long long lost;
+	int r = wq_trace_read(t, m, &lost);
+
+	return r < 0 ? r : feed(t, m, 0, true);
 }
 
 void wq_trace_close(struct wq_trace *t)
@@ -212,5 +291,6 @@ void wq_trace_close(struct wq_trace *t)
 	}
 	if (t->tep)
 		t->L->tep_free(t->tep);
+	free(t->ev);
 	free(t);
 }

@@ -21,6 +21,12 @@ struct wq_trace;
 int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t whysz);
 /* Feed every event recorded since the last call to m; *lost counts events the buffer dropped. 0 or -errno. */
 int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost);
+/*
+ * wq_trace_read holds back the newest events of a drain to put events of
+ * different CPUs in time order; this reads once more and feeds everything
+ * (the last interval). 0 or -errno.
+ */
+int wq_trace_flush(struct wq_trace *t, struct wq_mon *m);
 /* The instance's name below tracefs instances/ (for messages and tests). */
 const char *wq_trace_instance(const struct wq_trace *t);
 /* Stop tracing and remove the instance. */

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,21 @@ void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
 		snprintf(buf, size, WQ_P_WQ "/%s/%s", wq, attr);
 	else
 		snprintf(buf, size, WQ_P_WQ "/%s", wq);
+}
+
+bool wq_is_implicitly_ordered(const struct wq_info *wq)
+{
+	/* KERNEL.md §6: the exposed workqueues allocated unbound with max_active 1 */
+	static const char *const created_with_1[] = {"scsi_wq_*", "scsi_tmf_*", "iscsi_q_*", "hfi_link_*"};
+
+	if (!wq->unbound || wq->max_active != 1)
+		return false;
+	if (wq->has & (1u << WQ_A_NUMA))
+		return wq->numa == 0;
+	for (size_t i = 0; i < ARRAY_SIZE(created_with_1); i++)
+		if (fnmatch(created_with_1[i], wq->name, 0) == 0)
+			return true;
+	return false;
 }
 
 bool wq_exists(struct wq_ctx *ctx, const char *name)
@@ -209,6 +225,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		info->has |= 1U << a;
 		if (r < 0) {
 			info->bad |= 1U << a;
+			info->err[a] = r;
 			continue;
 		}
 		info->raw[a] = raw;
@@ -365,7 +382,8 @@ static int spec_term(struct wq_topo *t, const char *term, int owner_node, struct
 	} else if (!strncmp(term, "0x", 2) || !strncmp(term, "0X", 2) || !strncmp(term, "mask:", 5)) {
 		const char *hex = term[0] == 'm' ? term + 5 : term + 2;
 
-		r = wq_cpuset_parse_hex(s, hex);
+		/* the kernel's parser tolerates blanks; a value typed with them is a typo */
+		r = *hex && !hex[strcspn(hex, " \t\n")] ? wq_cpuset_parse_hex(s, hex) : -EINVAL;
 		if (r < 0) {
 			snprintf(why, whysz, "'%s' is not a hex CPU mask%s", term,
 				 r == -ERANGE ? " (a comma-separated chunk has more than 8 digits)" : "");
@@ -408,11 +426,15 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		snprintf(why, whysz, "empty CPU set");
 		return -EINVAL;
 	}
-	if (text[strlen(text) - 1] == '+' || text[0] == '+') {
-		snprintf(why, whysz, "empty term in CPU set '%s'", text);
-		return -EINVAL;
-	}
-	for (term = strtok_r(copy, "+", &save); term; term = strtok_r(NULL, "+", &save)) {
+	/* Terms joined by single '+': "0++1", "+0" and "0+" have an empty term. */
+	for (term = copy; term; term = save) {
+		save = strchr(term, '+');
+		if (save)
+			*save++ = '\0';
+		if (!*term) {
+			snprintf(why, whysz, "empty term in CPU set '%s'", text);
+			return -EINVAL;
+		}
 		r = spec_term(t, term, owner_node, set, why, whysz);
 		if (r < 0)
 			return r;

@@ -59,6 +59,7 @@ struct wq_info {
 	char scope_eff[32]; /* effective scope name */
 	int strict, nice, numa;
 	char *raw[WQ_A_NR]; /* file contents as read */
+	int err[WQ_A_NR]; /* -errno of a file that could not be read (raw NULL) */
 };
 
 /* True when name is a plausible sysfs workqueue name (no '/', not "." or ".."). */
@@ -78,6 +79,13 @@ void wq_default_scope(struct wq_ctx *ctx, char *buf, size_t size);
 bool wq_has_scopes(struct wq_ctx *ctx);
 /* Scope names the kernel accepts, NULL-terminated static+ctx list. "default" excluded. */
 const char *const *wq_scope_names(struct wq_ctx *ctx);
+/*
+ * True when an unbound workqueue behaves as implicitly ordered on kernels up
+ * to 6.8: it was *created* with max_active 1 and still has 1. Up to 6.5 the
+ * numa attribute tells (such workqueues read numa=0); on 6.6-6.8 nothing in
+ * sysfs does, so the workqueues the kernel creates with 1 are known by name.
+ */
+bool wq_is_implicitly_ordered(const struct wq_info *wq);
 /* The max_active limit for this workqueue kind, or 0 when unknown. */
 int wq_max_active_limit(struct wq_ctx *ctx, bool unbound);
 

@@ -69,7 +69,7 @@ bad() {
 @test "unknown option of a command" { bad 2 "set: --force: unknown option" set --force writeback max_active=4; }
 @test "unknown column" { bad 2 "--output: COLOUR: unknown column" show -o COLOUR; }
 @test "missing option argument" { bad 2 "--output: option requires an argument" show --output; }
-@test "bad --kernel" { bad 1 "--kernel: 'latest' is not a kernel release" --kernel latest show; }
+@test "bad --kernel" { bad 2 "--kernel: 'latest' is not a kernel release" --kernel latest show; }
 @test "missing sysroot" { run "$WQCTL" --sysroot "$BATS_TEST_TMPDIR/none" show; assert_equal "$status" 1; assert_output --partial "cannot open: No such file or directory"; }
 @test "knob unknown" { bad 2 "wqctl: nosuch: no such knob on this kernel" knob nosuch=1; }
 @test "knob read-only" { bad 2 "cpumask_requested: cannot set: read-only" knob cpumask_requested=0-3; }

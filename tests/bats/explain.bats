@@ -158,3 +158,62 @@ inflight() {
 	# W = 4-7 misses G = 0-3: E = G = 0-3 (one node): node0 gets ceil(1024*4/4) = 1024
 	assert_output 'NAME="writeback" CPUS="4-7" EFFECTIVE_CPUS="0-3" MAX_INFLIGHT="1024"'
 }
+
+# --from: 4 nodes x 4 CPUs, one L3 per node, M = 16, mask 4-9 (node 1 + half
+# of node 2). Era C (KERNEL.md 4.3): T = 6, node1 = clamp(ceil(16*4/6) = 11,
+# 8, 16) = 11, node2 = clamp(ceil(16*2/6) = 6, 8, 16) = 8; a CPU whose cache
+# pod misses the mask maps to E, which spans nodes: the dfl counter (16).
+from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n' | sed -n 's/.*"max_inflight":\([0-9]*\).*/\1/p'; }
+
+@test "explain --from, era C: inside the mask, outside it, one node" {
+	use_tree synth:4:4:1:1 6.18.0
+	assert_equal "$(from_c --from 4-7)" 11
+	assert_equal "$(from_c --from 8-9)" 8
+	assert_equal "$(from_c --from 4-9)" 19
+	assert_equal "$(from_c --from 0-3)" 16
+	# 10-11 share node 2's cache pod with 8-9 (node 2: 8); 0-3 and 12-15 miss E (dfl: 16)
+	assert_equal "$(from_c --from 0-3,10-15)" 24
+	assert_equal "$(from_c --from node:1)" 11
+	# every CPU: 11 + 8 + 16 (measured 35 on Debian 6.12 by the VM tier)
+	assert_equal "$(from_c)" 35
+	run wq explain writeback --max-active 16 --cpus 4-9 --from 0-3
+	assert_output --partial "work queued only from CPUs 0-3"
+}
+
+@test "explain --from, era C: CPUs outside the root mask hand work round-robin to all of it" {
+	use_tree synth:4:4:1:1 6.18.0
+	printf 'fff0\n' >"$(WQDIR)/cpumask"
+	# from 0-3 (outside G = 4-15): round-robin over 4-15 -> node1 11, node2 8, dfl 16
+	assert_equal "$(from_c --from 0-3)" 35
+	run wq explain writeback --max-active 16 --cpus 4-9 --from 0-3
+	assert_output --partial "round-robin"
+}
+
+@test "explain --from, era A: the pool of the queuing CPU's node" {
+	use_tree synth:4:4:1:1 6.1.0
+	# own pwqs for nodes 1 and 2 (E meets them, is inside neither); nodes 0, 3 share dfl_pwq
+	assert_equal "$(from_c --from 0-3)" 16
+	assert_equal "$(from_c --from 4-7)" 16
+	assert_equal "$(from_c --from 4-9)" 32
+	assert_equal "$(from_c --from 0-3,12-15)" 16
+	# every CPU: 16 x 2 own + 16 dfl (measured 48 on Debian 6.1 by the VM tier)
+	assert_equal "$(from_c)" 48
+}
+
+@test "explain --from: per-cpu workqueues count only the queuing CPUs" {
+	use_tree synth:4:4:1:1 6.18.0
+	run wq explain -J ib-comp-wq --from 0-2
+	output=$(echo "$output" | tr -d ' \n')
+	# 1024 per CPU x 3 CPUs
+	assert_output --partial '"max_inflight":3072'
+}
+
+@test "explain --from: bad values are usage errors naming the option" {
+	use_tree synth:4:4:1:1 6.18.0
+	run wq explain writeback --from 99
+	assert_failure 2
+	assert_output --partial "--from: invalid value '99'"
+	run wq explain writeback --from banana
+	assert_failure 2
+	assert_output --partial "--from: invalid value 'banana'"
+}
