@@ -87,7 +87,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
 	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion debhelper dpkg-dev lintian fakeroot rpm \
-	qemu-system-x86 busybox-static pahole cpio
+	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -105,9 +105,10 @@ run: deps
 check: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
+	$(MAKE) $(FUZZ_BIN)
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
 		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
-		tests/run.sh unit bats style docs valgrind
+		FUZZDIR=$(CURDIR)/$(BUILD)/fuzz tests/run.sh unit bats style docs valgrind fuzz
 
 check-unit check-bats check-style check-docs check-valgrind: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
@@ -120,6 +121,22 @@ check-unit check-bats check-style check-docs check-valgrind: deps
 check-live: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
+
+# libFuzzer harnesses (tests/fuzz): the library built with clang, ASan and UBSan.
+FUZZ_TARGETS := cpuset kver value profile sysfs
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard src/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(PKG_CFLAGS) -Isrc/lib -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+
+# Every harness for FUZZ_SECONDS (default 10 minutes) from the seeds; a finding
+# is saved under build/fuzz/ and fails the target.
+fuzz: deps
+	$(MAKE) $(FUZZ_BIN)
+	@FUZZDIR=$(CURDIR)/$(BUILD)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 # Debian's own kernels (6.1, 6.12) booted under QEMU with NUMA layouts; wqctl's
 # figures against a probe module's measured concurrency (tests/vm, ../shared/VM.md).
@@ -193,7 +210,7 @@ rpm: dist
 check-package: deps
 	@tests/run.sh package
 
-.PHONY: dist deb rpm check-package
+.PHONY: dist deb rpm check-package fuzz
 
 clean:
 	rm -rf build build-san

@@ -29,6 +29,8 @@ tier_unit() {
 
 tier_bats() { bats --tap "$top/tests/bats"; }
 tier_live() { bats --tap "$top/tests/live"; }
+# a few seconds per libFuzzer harness, after its kept regression inputs
+tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-5} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs; }
 tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
 
 # The plain (non-sanitized) build under valgrind, on the live tree and a fixture.
@@ -151,7 +153,7 @@ tier_package() {
 
 tier_style() {
 	local n=0 f out
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c bench/*.[ch]); do
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]); do
 		n=$((n + 1))
 		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
 			echo "ok $n - clang-format $f"

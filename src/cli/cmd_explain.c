@@ -31,7 +31,7 @@ static int json_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	json_object_object_add(doc, "kernel",
 			       cli->ctx->kver.known ? json_object_new_string(cli->ctx->kver.release) : NULL);
 	json_object_object_add(doc, "era", wi->unbound && era ? json_object_new_string(era) : NULL);
-	json_object_object_add(doc, "max_active", json_object_new_int(ex->max_active));
+	json_object_object_add(doc, "max_active", ex->max_active > 0 ? json_object_new_int(ex->max_active) : NULL);
 	json_object_object_add(doc, "min_active", ex->min_active >= 0 ? json_object_new_int(ex->min_active) : NULL);
 	json_object_object_add(doc, "max_inflight",
 			       ex->max_inflight >= 0 ? json_object_new_int64(ex->max_inflight) : NULL);
@@ -67,7 +67,10 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	printf("kernel:       %s", ctx->kver.known ? ctx->kver.release : "unknown");
 	if (wi->unbound && wq_era_name(ex->era))
 		printf(" (max_active era: %s)", wq_era_name(ex->era));
-	printf("\nmax_active:   %d\n", ex->max_active);
+	if (ex->max_active > 0)
+		printf("\nmax_active:   %d\n", ex->max_active);
+	else
+		printf("\nmax_active:   -\n");
 	if (ex->min_active >= 0)
 		printf("min_active:   %d (derived, not in sysfs)\n", ex->min_active);
 	if (wi->unbound)
@@ -207,6 +210,16 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		free(out);
 		wi.scope = scope;
+	}
+	if (!wi.max_active && (!info.raw[WQ_A_MAX_ACTIVE] || (info.bad & (1U << WQ_A_MAX_ACTIVE)))) {
+		if (info.raw[WQ_A_MAX_ACTIVE])
+			cli_err(cli, "%s/max_active: malformed value '%.40s' (give --max-active N)", info.name,
+				info.raw[WQ_A_MAX_ACTIVE]);
+		else
+			cli_err(cli, "%s/max_active: cannot read: %s", info.name,
+				wq_strerror(info.err[WQ_A_MAX_ACTIVE] ? -info.err[WQ_A_MAX_ACTIVE] : ENOENT));
+		rc = EXIT_FAIL;
+		goto out;
 	}
 	r = wq_explain(cli->ctx, &info, &wi, &ex);
 	if (r < 0) {

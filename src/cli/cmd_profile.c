@@ -171,6 +171,8 @@ static int current(struct cli *cli)
 	r = wq_active_read(cli->ctx, &names, &n);
 	if (r == -ENOENT)
 		return EXIT_OK;
+	if (r < 0 && r != -EINVAL)
+		cli_err(cli, "etc/wqctl/active-profiles: cannot read: %s", wq_strerror(-r));
 	if (r < 0)
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	for (size_t i = 0; i < n; i++)

@@ -306,6 +306,11 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	ex->effective = wq_cpuset_new();
 	if (!ex->effective)
 		return -ENOMEM;
+	if (ex->max_active < 1) {
+		/* an unreadable or malformed max_active file, and no what-if value */
+		ex->why = "max_active cannot be read";
+		return 0;
+	}
 
 	if (!wq->unbound) {
 		/* Per-cpu: one pool per CPU, each with max_active, every era. */

@@ -47,7 +47,8 @@ struct wq_whatif {
 
 /*
  * Compute the model for a workqueue. 0, or -errno when the topology cannot
- * be read; unknown kernels give era WQ_ERA_UNKNOWN with why set.
+ * be read; unknown kernels and an unreadable max_active give no figure, with
+ * why set. The caller calls wq_explain_clear() whatever this returns.
  */
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);

@@ -51,7 +51,8 @@ bool wq_profile_name_is_valid(const char *name);
 /*
  * Load profiles with their includes into set. Every problem is logged as
  * "FILE:LINE: message"; returns 0, or -EINVAL when anything was invalid
- * (the set must then not be applied).
+ * (the set must then not be applied). Free the set with wq_pset_free()
+ * whatever this returns.
  */
 int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char *const *names, size_t n,
 		 struct wq_pset *set);

@@ -246,7 +246,8 @@ static int feed(struct wq_trace *t, struct wq_mon *m, uint64_t cutoff, bool flus
 			return -ENOMEM;
 	}
 	keep = t->nev - i;
-	memmove(t->ev, t->ev + i, keep * sizeof(*t->ev));
+	if (keep && i)
+		memmove(t->ev, t->ev + i, keep * sizeof(*t->ev));
 	t->nev = keep;
 	return 0;
 }

@@ -461,3 +461,103 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	assert_success
 	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 64
 }
+
+# --- #8: what root applies must be root's alone --------------------------------
+
+@test "a world-writable profile is refused, nothing written" {
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 64
+	P
+	chmod 0666 "$BATS_TEST_TMPDIR/pd/p.conf"
+	run wqp apply --profile p
+	sane
+	assert_failure 2
+	assert_output --partial "p.conf: refusing to read: it is writable by anyone (chmod go-w)"
+}
+
+@test "a group-writable profile and a profile owned by another user are refused" {
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 64
+	P
+	chmod 0664 "$BATS_TEST_TMPDIR/pd/p.conf"
+	run wqp apply --profile p
+	sane
+	assert_failure 2
+	assert_output --partial "writable by its group"
+	chmod 0644 "$BATS_TEST_TMPDIR/pd/p.conf"
+	chown 1234 "$BATS_TEST_TMPDIR/pd/p.conf"
+	run wqp apply --profile p
+	sane
+	assert_failure 2
+	assert_output --partial "owned by uid 1234, not root"
+}
+
+@test "a profile in a world-writable directory is refused" {
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 64
+	P
+	chmod 0777 "$BATS_TEST_TMPDIR/pd"
+	run wqp apply --profile p
+	sane
+	assert_failure 2
+	assert_output --partial "its directory is writable by anyone"
+	chmod 1777 "$BATS_TEST_TMPDIR/pd"
+	run wqp apply --profile p
+	sane
+	assert_failure 2
+}
+
+@test "a 0666 active set is refused" {
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 64
+	P
+	run wqp profile use p
+	assert_success
+	BEFORE=$(tree_sum)
+	chmod 0666 "$ROOT/etc/wqctl/active-profiles"
+	run wqp apply
+	sane
+	assert_failure 2
+	assert_output --partial "etc/wqctl/active-profiles: refusing to read: it is writable by anyone"
+	run wqp profile current
+	assert_failure 2
+}
+
+@test "an included profile is held to the same rule" {
+	prof base <<-'P'
+		[workqueue writeback]
+		max_active = 64
+	P
+	prof top <<-'P'
+		[profile]
+		include = base
+	P
+	chmod 0666 "$BATS_TEST_TMPDIR/pd/base.conf"
+	run wqp apply --profile top
+	sane
+	assert_failure 2
+	assert_output --partial "base.conf: refusing to read"
+}
+
+# --- found by fuzz-sysfs: an empty max_active ------------------------------------
+
+@test "an empty max_active: explain names the file instead of computing with -1" {
+	: >"$(WQDIR)/writeback/max_active"
+	BEFORE=$(tree_sum)
+	run wq explain writeback
+	sane
+	assert_failure 1
+	assert_output --partial "writeback/max_active: malformed value ''"
+	refute_output --partial -- "-1"
+	# with a what-if value the model still answers
+	run wq explain writeback --max-active 16
+	sane
+	assert_success
+	run wq show writeback
+	sane
+	refute_output --partial -- "-1"
+}
