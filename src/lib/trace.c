@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -45,7 +44,6 @@ struct wq_trace {
 	struct held_ev *ev;
 	size_t nev, cap;
 	unsigned long long seq;
-	uint64_t drain_ns; /* longest drain so far (wall clock) */
 };
 
 struct held_ev {
@@ -56,22 +54,13 @@ struct held_ev {
 };
 
 /*
- * Hold back the newest events of a drain. A drain reads the CPUs' buffers one
- * after another, so an event written on a CPU already read arrives with the
- * next drain, after later events of other CPUs (a worker that slept may end
- * an item on another CPU than it started it on). Holding back more than a
- * drain takes keeps the events in time order: at least REORDER_NS, and four
- * times the longest drain seen (many CPUs on a slow or emulated machine).
+ * Hold back the events of the last REORDER_NS of a drain. A drain reads the
+ * CPUs' buffers one after another, so an event written on a CPU already read
+ * arrives with the next drain, after later events of other CPUs (a worker
+ * that slept may end an item on another CPU than it started it on). Holding
+ * back more than one drain takes keeps the events in time order.
  */
 #define REORDER_NS 50000000ULL
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Instances a killed monitor left behind (SIGKILL cannot be caught): their
@@ -266,15 +255,12 @@ static int feed(struct wq_trace *t, struct wq_mon *m, uint64_t cutoff, bool flus
 int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost)
 {
 	size_t before = t->nev;
-	uint64_t newest = 0, lag, began = mono_ns();
+	uint64_t newest = 0;
 
 	t->lost = 0;
 	t->err = 0;
 	if (t->L->tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0 && !t->err)
 		t->err = -EIO;
-	if (mono_ns() - began > t->drain_ns)
-		t->drain_ns = mono_ns() - began;
-	lag = t->drain_ns * 4 > REORDER_NS ? t->drain_ns * 4 : REORDER_NS;
 	*lost = t->lost;
 	if (t->err)
 		return t->err;
@@ -284,7 +270,7 @@ int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost
 	/* An empty drain: every buffer was empty, nothing older can still come. */
 	if (t->nev == before)
 		return feed(t, m, 0, true);
-	return feed(t, m, newest > lag ? newest - lag : 0, false);
+	return feed(t, m, newest > REORDER_NS ? newest - REORDER_NS : 0, false);
 }
 
 int wq_trace_flush(struct wq_trace *t, struct wq_mon *m)
