@@ -4,7 +4,8 @@
 # Each target: first every input under tests/fuzz/regress/TARGET (crashes
 # found once, kept so they stay fixed) and the seeds, then FUZZ_SECONDS of
 # fuzzing from tests/fuzz/seeds/TARGET. A finding is copied to
-# $FUZZDIR/findings/ and the line is "not ok".
+# $FUZZDIR/findings/ and the line is "not ok". tests/fuzz/open/TARGET holds
+# findings not fixed yet (not run here: they still fail).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${FUZZDIR:?set FUZZDIR}
@@ -22,6 +23,8 @@ for t in "$@"; do
 		continue
 	fi
 	echo "ok $n - fuzz-$t: $(echo "$inputs" | grep -c .) regression and seed inputs"
+	# FUZZ_SECONDS=0: the kept inputs only (deterministic, as make check runs it)
+	[ "$secs" -gt 0 ] || continue
 	n=$((n + 1))
 	if out=$(cd "$dir/findings" && "$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 \
 		"$corpus" "$here/seeds/$t" 2>&1); then
