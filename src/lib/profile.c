@@ -80,16 +80,12 @@ static int insecure(int fd, const char *path, char *why, size_t whysz)
 	return 0;
 }
 
-/* A link to /dev/null masks a profile (read from the link, so that it also works in a sysroot). */
-static bool is_mask(const char *path)
+/* A link to /dev/null masks a profile (the link itself is read, so that it also works in a sysroot). */
+static bool is_mask(const struct wq_root *root, const char *path)
 {
 	char t[16];
-	ssize_t n = readlink(path, t, sizeof(t) - 1);
 
-	if (n < 0)
-		return false;
-	t[n] = '\0';
-	return streq(t, "/dev/null");
+	return wq_root_readlink_path(root, path, t, sizeof(t)) >= 0 && streq(t, "/dev/null");
 }
 
 int wq_profile_find(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, char **path)

@@ -14,6 +14,8 @@
 
 #include "macro.h"
 
+/* replace_data()'s mode for "the mode of the file being replaced, which must exist" */
+#define KEEP_MODE ((mode_t)-1)
 static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len);
 
 struct wq_root {
@@ -66,16 +68,21 @@ const char *wq_root_path(const struct wq_root *root)
 	return root->path;
 }
 
-int wq_root_open(const struct wq_root *root, const char *rel, int flags)
+/*
+ * The one place that opens below the root. In a dump, openat2() keeps
+ * absolute symlinks inside it; kernels without openat2() fall back to
+ * openat() (a dump is then trusted like the live tree).
+ */
+static int open_at(const struct wq_root *root, const char *rel, int flags, mode_t mode)
 {
 	int fd;
 
 	while (*rel == '/')
 		rel++;
 	if (!root->live && !root->no_openat2) {
-		/* A dump's absolute symlinks must resolve inside the dump. */
 		struct open_how how = {
 		    .flags = (unsigned long long)(flags | O_CLOEXEC),
+		    .mode = (flags & O_CREAT) ? mode : 0,
 		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 		};
 
@@ -86,8 +93,36 @@ int wq_root_open(const struct wq_root *root, const char *rel, int flags)
 			return -errno;
 		((struct wq_root *)root)->no_openat2 = true;
 	}
-	fd = openat(root->dirfd, rel, flags | O_CLOEXEC);
+	fd = openat(root->dirfd, rel, flags | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
+}
+
+int wq_root_open(const struct wq_root *root, const char *rel, int flags)
+{
+	return open_at(root, rel, flags, 0);
+}
+
+/*
+ * Only regular files are read or written: a FIFO or a device in a dump (or
+ * planted in a state directory) would block or misbehave. Callers open with
+ * O_NONBLOCK so that a FIFO's open returns at once and is refused here.
+ * Takes the result of an open (a descriptor or -errno); closes it on refusal.
+ */
+static int regular_fd(int fd)
+{
+	struct stat st;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -WQ_ENOTREG;
+	else
+		return fd;
+	close(fd);
+	return r;
 }
 
 static int read_fd(int fd, char **out)
@@ -149,30 +184,9 @@ const char *wq_strerror(int e)
 	}
 }
 
-/*
- * Only regular files are read or written: a FIFO or a device in a dump (or
- * planted in a state directory) would block or misbehave. O_NONBLOCK makes
- * the open of a FIFO return at once so that fstat() can refuse it.
- */
-static int open_regular(const struct wq_root *root, const char *rel, int flags)
-{
-	struct stat st;
-	int fd = wq_root_open(root, rel, flags | O_NONBLOCK);
-
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = errno;
-
-		close(fd);
-		return S_ISREG(st.st_mode) ? -e : -WQ_ENOTREG;
-	}
-	return fd;
-}
-
 int wq_root_read(const struct wq_root *root, const char *rel, char **out)
 {
-	int fd = open_regular(root, rel, O_RDONLY);
+	int fd = wq_root_open_file(root, rel, O_RDONLY, 0);
 	int r;
 
 	if (fd < 0)
@@ -203,22 +217,14 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 	ssize_t n;
 	int fd, r = 0;
 
-	if (!root->live) {
-		/*
-		 * A dump is a plain file system: O_TRUNC then write() would leave
-		 * the file empty if killed in between (sysfs ignores O_TRUNC).
-		 * Replace it whole instead, keeping its mode.
-		 */
-		struct stat st;
-
-		fd = open_regular(root, rel, O_RDONLY | O_NOFOLLOW);
-		if (fd < 0)
-			return fd;
-		r = fstat(fd, &st) < 0 ? -errno : 0;
-		close(fd);
-		return r < 0 ? r : replace_data(root, rel, st.st_mode & 07777, value, len);
-	}
-	fd = open_regular(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW);
+	/*
+	 * A dump is a plain file system: O_TRUNC then write() would leave the
+	 * file empty if killed in between (sysfs ignores O_TRUNC). Replace it
+	 * whole instead, keeping its mode.
+	 */
+	if (!root->live)
+		return replace_data(root, rel, KEEP_MODE, value, len);
+	fd = wq_root_open_file(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return fd;
 	n = write(fd, value, len);
@@ -233,63 +239,47 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 
 int wq_file_open(const char *path, int flags, mode_t mode)
 {
-	struct stat st;
 	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? -errno : -WQ_ENOTREG;
-
-		close(fd);
-		return e;
-	}
-	return fd;
+	return regular_fd(fd < 0 ? -errno : fd);
 }
 
 int wq_root_open_file(const struct wq_root *root, const char *rel, int flags, mode_t mode)
 {
-	struct stat st;
-	int fd = -1;
-
-	while (*rel == '/')
-		rel++;
-	if (!root->live && !root->no_openat2) {
-		struct open_how how = {
-		    .flags = (unsigned long long)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
-		    .mode = (flags & O_CREAT) ? mode : 0,
-		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-		};
-
-		fd = (int)syscall(SYS_openat2, root->dirfd, rel, &how, sizeof(how));
-		if (fd < 0 && errno != ENOSYS)
-			return -errno;
-		if (fd < 0)
-			((struct wq_root *)root)->no_openat2 = true;
-	}
-	if (root->live || root->no_openat2) {
-		fd = openat(root->dirfd, rel, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
-		if (fd < 0)
-			return -errno;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISREG(st.st_mode) ? -errno : -WQ_ENOTREG;
-
-		close(fd);
-		return e;
-	}
-	return fd;
+	return regular_fd(open_at(root, rel, flags | O_NONBLOCK | O_NOCTTY, mode));
 }
 
-int wq_root_open_path(const struct wq_root *root, const char *path, int flags)
+/* path relative to a sysroot it lies in, or NULL (live, or a path outside it) */
+static const char *below_root(const struct wq_root *root, const char *path)
 {
 	size_t n = strlen(root->path);
 
 	while (n > 1 && root->path[n - 1] == '/')
 		n--;
 	if (!root->live && !strncmp(path, root->path, n) && path[n] == '/')
-		return wq_root_open_file(root, path + n, flags, 0);
-	return wq_file_open(path, flags, 0);
+		return path + n;
+	return NULL;
+}
+
+int wq_root_open_path(const struct wq_root *root, const char *path, int flags)
+{
+	const char *rel = below_root(root, path);
+
+	return rel ? wq_root_open_file(root, rel, flags, 0) : wq_file_open(path, flags, 0);
+}
+
+int wq_root_readlink_path(const struct wq_root *root, const char *path, char *buf, size_t size)
+{
+	const char *rel = below_root(root, path);
+	ssize_t n;
+
+	if (rel)
+		return wq_root_readlink(root, rel, buf, size);
+	n = readlink(path, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
 }
 
 int wq_root_mkdirs(const struct wq_root *root, const char *reldir)
@@ -380,6 +370,19 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0) {
 		close(dfd);
 		return -ENOMEM;
+	}
+	if (mode == KEEP_MODE) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			r = -errno;
+		else if (!S_ISREG(st.st_mode))
+			r = -WQ_ENOTREG;
+		if (r < 0) {
+			close(dfd);
+			return r;
+		}
+		mode = st.st_mode & 07777;
 	}
 	if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
 		r = -errno;

@@ -87,6 +87,8 @@ bool wq_root_exists(const struct wq_root *root, const char *rel);
 DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
 /* readlink() below the root; NUL-terminated; length or -errno. */
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
+/* readlink() of a host path, resolved as wq_root_open_path() does. */
+int wq_root_readlink_path(const struct wq_root *root, const char *path, char *buf, size_t size);
 
 /* Absolute, without "//" and without "." or ".." components (a trailing "/" is allowed). */
 bool wq_path_is_canonical(const char *path);

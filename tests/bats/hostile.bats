@@ -302,6 +302,32 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 1024
 }
 
+@test "a mask link in a profile directory linked inside the sysroot is read inside it" {
+	mkdir -p "$ROOT/etc/wqctl" "$ROOT/srv/profiles" "$ROOT/run/wqctl/profiles"
+	# the directory link is absolute: it means $ROOT/srv/profiles, not the host's /srv
+	ln -s /srv/profiles "$ROOT/etc/wqctl/profiles"
+	ln -s /dev/null "$ROOT/srv/profiles/site.conf"
+	printf '[workqueue writeback]\nmax_active = 5\n' >"$ROOT/run/wqctl/profiles/site.conf"
+	run wq apply --profile site
+	sane_status
+	assert_failure 2
+	assert_output --partial "site: profile is masked"
+	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 1024
+}
+
+@test "in a sysroot a symlink planted as an attribute is refused, not replaced" {
+	# a link to a sibling reads fine; replacing it would turn the link into a file
+	rm "$(WQDIR)/writeback/nice"
+	ln -s max_active "$(WQDIR)/writeback/nice"
+	BEFORE=$(tree_sum)
+	run wq set writeback nice=5
+	sane
+	assert_failure
+	assert_output --partial "writeback/nice"
+	assert_output --partial "not a regular file"
+	[ -L "$(WQDIR)/writeback/nice" ]
+}
+
 # --- #4: journal injection -----------------------------------------------------
 
 @test "a current value with a newline never reaches the journal" {
