@@ -108,7 +108,7 @@ check: deps
 	$(MAKE) $(FUZZ_BIN)
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
 		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
-		FUZZDIR=$(CURDIR)/$(BUILD)/fuzz tests/run.sh unit bats style docs valgrind fuzz
+		FUZZDIR=$(CURDIR)/$(BUILD)/fuzz FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) tests/run.sh unit bats style docs valgrind fuzz
 
 check-unit check-bats check-style check-docs check-valgrind: deps
 	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
@@ -126,6 +126,8 @@ check-live: deps
 FUZZ_TARGETS := cpuset kver value profile sysfs
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
+# make check's smoke run: this many inputs per harness from a fixed seed
+FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard src/lib/*.h)
 	@mkdir -p $(dir $@)

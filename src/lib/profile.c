@@ -96,7 +96,7 @@ int wq_profile_find(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 
 		if (asprintf(&p, "%s/%s.conf", dirs[i], name) < 0)
 			return -ENOMEM;
-		if (is_mask(p)) {
+		if (is_mask(ctx->root, p)) {
 			free(p);
 			return -ENXIO; /* masks the profiles of later directories */
 		}
@@ -123,6 +123,7 @@ struct parse {
 	int line;
 	bool bad;
 	struct wq_psect *cur; /* section being filled (in sects) */
+	char *sect_name;      /* its name as written, to check inih read the same */
 	struct wq_psect *sects;
 	size_t nsects;
 	char *desc;
@@ -189,7 +190,8 @@ static void open_section(struct parse *p, const char *raw)
 	p->in_profile = false;
 	if (!name)
 		return;
-	end = strrchr(name, ']');
+	/* inih ends the name at the first ']': so does this, and refuses what follows */
+	end = strchr(name, ']');
 	if (!end) {
 		perr(p, p->line, "section header without ']'");
 		return;
@@ -199,9 +201,17 @@ static void open_section(struct parse *p, const char *raw)
 		if (*q == ';' || *q == '#')
 			break;
 		if (!isspace((unsigned char)*q)) {
-			perr(p, p->line, "text after the section header");
+			perr(p, p->line, strchr(q, ']') ? "']' inside a section name (bracket globs cannot be used "
+							   "in a section: use '?' or '*')"
+							 : "text after the section header");
 			return;
 		}
+	}
+	free(p->sect_name);
+	p->sect_name = strdup(name + 1);
+	if (strchr(name + 1, '[')) {
+		perr(p, p->line, "'[' inside a section name (bracket globs cannot be used in a section: use '?' or '*')");
+		return;
 	}
 	if (streq(name + 1, "profile")) {
 		p->in_profile = true;
@@ -320,7 +330,13 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct parse *p = user;
 	char why[512];
 
-	(void)section;
+	/* inih cuts a long section name (50 bytes in its default build) */
+	if (p->sect_name && !streq(section, p->sect_name)) {
+		if (!p->bad)
+			perr(p, p->cur ? p->cur->line : p->line, "section name longer than %zu bytes: the INI reader cuts it",
+			     strlen(section));
+		return 1;
+	}
 	if (p->in_profile) {
 		if (streq(name, "description")) {
 			free(p->desc);
@@ -538,6 +554,7 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 	free(p.sects);
 	free(p.desc);
 	free(p.include);
+	free(p.sect_name);
 	free(path);
 	return p.bad ? -EINVAL : 0;
 }

@@ -29,6 +29,11 @@ W='[workqueue writeback]'
 @test "pattern with a slash" { printf '[workqueue ../x]\n' | refused 1 "[workqueue PATTERN]: '../x' is not a workqueue name or glob"; }
 @test "section header without ]" { printf '[workqueue writeback\n' | refused 1 "section header without ']'"; }
 @test "text after a section header" { printf '[global] x\n' | refused 1 "text after the section header"; }
+@test "text and a ']' after a section header (fuzz-profile: inih ends the name at the first ']')" { printf '[workqueue kcryptd]-*]\nmax_active = 8\n' | refused 1 "']' inside a section name"; }
+@test "a section name inih cuts at 49 bytes (fuzz-profile)" { printf '[workqueue kcryptd-*1111111111111111111111111111111111111111]\nmax_active = 8\n' | refused 1 "section name longer than 49 bytes: the INI reader cuts it"; }
+@test "a bracket glob in a section name" { printf '[workqueue dm-[0-9]*]\nmax_active = 8\n' | refused 1 "']' inside a section name (bracket globs cannot be used in a section: use '?' or '*')"; }
+@test "an unclosed '[' in a section name" { printf '[workqueue dm-[0\nmax_active = 8\n' | refused 1 "section header without ']'"; }
+@test "a '[' in a section name" { printf '[workqueue dm-[0]\nmax_active = 8\n' | refused 1 "'[' inside a section name"; }
 @test "unknown global key" { printf '[global]\nfoo = 1\n' | refused 2 "unknown key 'foo' in [global]"; }
 @test "unknown workqueue key" { printf '%s\ncolour = red\n' "$W" | refused 2 "unknown key 'colour' in [workqueue writeback]"; }
 @test "unknown profile key" { printf '[profile]\nauthor = me\n' | refused 2 "unknown key 'author' in [profile]"; }

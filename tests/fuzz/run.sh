@@ -4,8 +4,9 @@
 # Each target: first every input under tests/fuzz/regress/TARGET (crashes
 # found once, kept so they stay fixed) and the seeds, then FUZZ_SECONDS of
 # fuzzing from tests/fuzz/seeds/TARGET. A finding is copied to
-# $FUZZDIR/findings/ and the line is "not ok". tests/fuzz/open/TARGET holds
-# findings not fixed yet (not run here: they still fail).
+# $FUZZDIR/findings/ and the line is "not ok". With FUZZ_SECONDS=0 and
+# FUZZ_RUNS=N (make check), the fuzzing is a smoke run instead: N inputs
+# from a fixed seed, the same every time, from the seeds only.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${FUZZDIR:?set FUZZDIR}
@@ -23,8 +24,21 @@ for t in "$@"; do
 		continue
 	fi
 	echo "ok $n - fuzz-$t: $(echo "$inputs" | grep -c .) regression and seed inputs"
-	# FUZZ_SECONDS=0: the kept inputs only (deterministic, as make check runs it)
-	[ "$secs" -gt 0 ] || continue
+	if [ "$secs" -eq 0 ]; then
+		runs=${FUZZ_RUNS:-0}
+		[ "$runs" -gt 0 ] || continue
+		n=$((n + 1))
+		smoke=$(mktemp -d)
+		if out=$(cd "$dir/findings" && "$bin" -seed=1 -runs="$runs" -rss_limit_mb=2048 -timeout=20 \
+			"$smoke" "$here/seeds/$t" 2>&1); then
+			echo "ok $n - fuzz-$t: smoke run, $runs inputs from seed 1, no finding"
+		else
+			echo "not ok $n - fuzz-$t: finding in the $runs-input smoke run (inputs in $dir/findings)"
+			echo "$out" | grep -E 'ERROR|SUMMARY|artifact' | head -10 | sed 's/^/#   /'
+		fi
+		rm -rf "$smoke"
+		continue
+	fi
 	n=$((n + 1))
 	if out=$(cd "$dir/findings" && "$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=20 \
 		"$corpus" "$here/seeds/$t" 2>&1); then
