@@ -96,7 +96,6 @@ static bool load_trace(struct wq_libtrace *l)
 	if (!e || !f)
 		return false;
 	SYM(f, *l, tracefs_tracing_dir);
-	SYM(f, *l, tracefs_local_events_system);
 	SYM(f, *l, tracefs_instance_create);
 	SYM(f, *l, tracefs_instance_destroy);
 	SYM(f, *l, tracefs_instance_free);
@@ -105,6 +104,12 @@ static bool load_trace(struct wq_libtrace *l)
 	SYM(f, *l, tracefs_event_disable);
 	SYM(f, *l, tracefs_trace_on);
 	SYM(f, *l, tracefs_iterate_raw_events);
+	SYM(e, *l, tep_alloc);
+	SYM(e, *l, tep_parse_header_page);
+	SYM(e, *l, tep_parse_event);
+	SYM(e, *l, tep_get_header_page_size);
+	SYM(e, *l, tep_set_long_size);
+	SYM(e, *l, tep_set_cpus);
 	SYM(e, *l, tep_free);
 	SYM(e, *l, tep_find_event_by_name);
 	SYM(e, *l, tep_find_field);

@@ -65,7 +65,6 @@ struct wq_libnl {
 /* libtracefs and the libtraceevent calls the monitor makes. */
 struct wq_libtrace {
 	WQ_FN(tracefs_tracing_dir);
-	WQ_FN(tracefs_local_events_system);
 	WQ_FN(tracefs_instance_create);
 	WQ_FN(tracefs_instance_destroy);
 	WQ_FN(tracefs_instance_free);
@@ -74,6 +73,12 @@ struct wq_libtrace {
 	WQ_FN(tracefs_event_disable);
 	WQ_FN(tracefs_trace_on);
 	WQ_FN(tracefs_iterate_raw_events);
+	WQ_FN(tep_alloc);
+	WQ_FN(tep_parse_header_page);
+	WQ_FN(tep_parse_event);
+	WQ_FN(tep_get_header_page_size);
+	WQ_FN(tep_set_long_size);
+	WQ_FN(tep_set_cpus);
 	WQ_FN(tep_free);
 	WQ_FN(tep_find_event_by_name);
 	WQ_FN(tep_find_field);

@@ -157,7 +157,7 @@ monitor_truth() {
 	wqctl set wqprobe cpumask="$from" >/dev/null 2>&1
 	wqctl monitor wqprobe -r -i 1 -o NAME,QUEUED,STARTED,DONE,THROTTLED,PENDING,INFLIGHT >/tmp/mon.txt 2>/tmp/mon.err &
 	pid=$!
-	sleep 3
+	mon_ready $pid
 	echo "$per $from 1000 1000" >$P/run
 	wait_done
 	sleep 3
@@ -174,7 +174,7 @@ monitor_truth() {
 	echo 64 >$P/create
 	wqctl monitor wqprobe -r -i 1 -o NAME,QUEUED,DONE >/tmp/mon2.txt 2>&1 &
 	pid=$!
-	sleep 3
+	mon_ready $pid
 	s=$(cut -d' ' -f1 /proc/uptime)
 	t0=$(cpu_ticks $pid)
 	echo "250 $(cat /sys/devices/system/cpu/online) 1 0" >$P/run
@@ -192,6 +192,17 @@ monitor_truth() {
 		"hz=100 seen=$(awk 'NR > 1 && $1 == "wqprobe" { d += $3 } END { print d + 0 }' /tmp/mon2.txt)"
 }
 
+# monitor counts work it saw queued: wait until its trace instance records
+# (the last of its four events enabled), at most 60 s; the time is reported
+mon_ready() {
+	local e=/sys/kernel/tracing/instances/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable i=0
+	while [ "$(cat $e 2>/dev/null)" != 1 ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "@@MONREADY pid=$1 waited=$i"
+	sleep 0.5
+}
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
 wait_done() {
 	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
