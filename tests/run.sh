@@ -27,7 +27,19 @@ tier_unit() {
 	return $rc
 }
 
-tier_bats() { bats --tap "$top/tests/bats"; }
+tier_bats() {
+	local f list="" total=0 c rc=0
+	bats --tap "$top/tests/bats" || rc=1
+	# the bad-input catalogue: one file per area (issue 11)
+	for f in "$top"/tests/bats/bad-*.bats; do
+		c=$(bats --count "$f")
+		total=$((total + c))
+		f=${f##*/bad-}
+		list+="${list:+, }${f%.bats} $c"
+	done
+	echo "# bad-input catalogue: $total cases ($list)"
+	return $rc
+}
 tier_live() { bats --tap "$top/tests/live"; }
 # every libFuzzer harness over its kept regression and seed inputs (deterministic;
 # time-boxed random fuzzing is make fuzz)

@@ -39,6 +39,15 @@ static void row(struct cli *cli, struct out *o, const struct wq_knob *k)
 		out_setf(o, ln, COL_PATH, "workqueue.%s=", k->name);
 }
 
+/* A knob whose file is there but cannot be read (listed with '-'): say why. */
+static bool unreadable(struct cli *cli, const struct wq_knob *k)
+{
+	if (!k->present || !k->err)
+		return false;
+	cli_err(cli, "%s: cannot read: %s", k->path, wq_strerror(-k->err));
+	return true;
+}
+
 static int list(struct cli *cli, char **names, int n)
 {
 	struct wq_knob *ks = NULL;
@@ -54,8 +63,11 @@ static int list(struct cli *cli, char **names, int n)
 			out_free(&o);
 			return EXIT_FAIL;
 		}
-		for (size_t i = 0; i < nk; i++)
+		for (size_t i = 0; i < nk; i++) {
 			row(cli, &o, &ks[i]);
+			if (unreadable(cli, &ks[i]))
+				rc = EXIT_FAIL;
+		}
 		wq_knobs_free(ks, nk);
 	}
 	for (int i = 0; i < n; i++) {
@@ -67,6 +79,8 @@ static int list(struct cli *cli, char **names, int n)
 			continue;
 		}
 		row(cli, &o, &k);
+		if (unreadable(cli, &k))
+			rc = EXIT_FAIL;
 		wq_knob_clear(&k);
 	}
 	if (out_print(&o) != EXIT_OK)

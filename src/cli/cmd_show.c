@@ -179,6 +179,9 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 	out_free(&o);
 	wq_names_free(names, n);
+	/* columns left '-' because the topology or the root mask could not be read (said above) */
+	if (cli->ctx->topo_err || cli->ctx->root_mask_logged)
+		bad++;
 	if (rc == EXIT_OK && bad)
 		rc = EXIT_FAIL;
 	return rc;

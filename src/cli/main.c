@@ -100,6 +100,9 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 		return NULL;
 	}
 	wq_ctx_set_log(cli->ctx, lib_log, cli);
+	if (cli->ctx->kver_err)
+		cli_warn(cli, "%s: cannot read the kernel release: %s (kernel unknown; give --kernel)", WQ_P_OSRELEASE,
+			 cli->ctx->kver_err == -EINVAL ? "not a kernel release" : wq_strerror(-cli->ctx->kver_err));
 	if (cli->verbose && !wq_root_exists(cli->ctx->root, WQ_P_WQ))
 		cli_info(cli, "%s: no workqueue tree below %s", WQ_P_WQ, wq_root_path(cli->ctx->root));
 	return cli->ctx;

@@ -37,9 +37,13 @@ int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out)
 	} else {
 		char buf[128];
 
-		if (wq_root_read_buf(ctx->root, WQ_P_OSRELEASE, buf, sizeof(buf)) >= 0 &&
-		    wq_kver_parse(buf, &ctx->kver) == 0)
+		r = wq_root_read_buf(ctx->root, WQ_P_OSRELEASE, buf, sizeof(buf));
+		if (r >= 0)
+			r = wq_kver_parse(buf, &ctx->kver);
+		if (r == 0)
 			ctx->kver_source = "osrelease";
+		else if (r != -ENOENT)
+			ctx->kver_err = r; /* the caller reports it once it can log */
 	}
 	*out = ctx;
 	return 0;
@@ -77,11 +81,12 @@ struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx)
 	char why[128];
 	int r;
 
-	if (ctx->topo)
+	if (ctx->topo || ctx->topo_err)
 		return ctx->topo;
 	r = wq_topo_read(ctx->root, wq_root_is_live(ctx->root), &ctx->topo, why, sizeof(why));
 	if (r < 0) {
 		wq_log(ctx, WQ_LOG_ERR, "%s: cannot read topology: %s", why, wq_strerror(-r));
+		ctx->topo_err = r;
 		return NULL;
 	}
 	return ctx->topo;
@@ -90,13 +95,14 @@ struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx)
 struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
+	char why[160] = "topology";
 	int r;
 
 	if (!t)
 		return NULL;
-	r = wq_topo_pods(ctx->root, t, scope);
+	r = wq_topo_pods(ctx->root, t, scope, why, sizeof(why));
 	if (r < 0) {
-		wq_log(ctx, WQ_LOG_ERR, "topology: cannot build affinity pods: %s", wq_strerror(-r));
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot build affinity pods: %s", why, wq_strerror(-r));
 		return NULL;
 	}
 	return t;

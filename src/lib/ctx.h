@@ -21,11 +21,14 @@ struct wq_ctx {
 	struct wq_root *root;
 	struct wq_kver kver;
 	const char *kver_source; /* "uname", "osrelease", "--kernel" or NULL */
+	int kver_err; /* why a sysroot's osrelease gave no release: -errno, 0 */
 	struct wq_topo *topo;
 	wq_log_fn log_fn;
 	void *log_data;
 	int era_c_symbol; /* -1 unknown, 0/1 from kallsyms */
 	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask() */
+	bool root_mask_logged; /* its read error was logged once */
+	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
 };
 
 /*

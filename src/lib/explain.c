@@ -53,8 +53,13 @@ int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
 		r = wq_cpuset_parse_hex(g, s);
 		wq_cpuset_and(g, t->possible);
 	}
-	if (r < 0)
+	if (r < 0) {
+		if (!ctx->root_mask_logged)
+			wq_log(ctx, WQ_LOG_ERR, "%s: cannot read the root cpumask: %s", WQ_P_WQ "/cpumask",
+			       wq_strerror(r == -EINVAL ? WQ_EBADCPUS : -r));
+		ctx->root_mask_logged = true;
 		return r;
+	}
 	ctx->root_mask = g;
 	g = NULL;
 	return wq_cpuset_copy(out, ctx->root_mask);

@@ -123,7 +123,7 @@ struct parse {
 	int line;
 	bool bad;
 	struct wq_psect *cur; /* section being filled (in sects) */
-	char *sect_name;      /* its name as written, to check inih read the same */
+	char *sect_name; /* its name as written, to check inih read the same */
 	struct wq_psect *sects;
 	size_t nsects;
 	char *desc;
@@ -201,16 +201,18 @@ static void open_section(struct parse *p, const char *raw)
 		if (*q == ';' || *q == '#')
 			break;
 		if (!isspace((unsigned char)*q)) {
-			perr(p, p->line, strchr(q, ']') ? "']' inside a section name (bracket globs cannot be used "
-							   "in a section: use '?' or '*')"
-							 : "text after the section header");
+			perr(p, p->line,
+			     strchr(q, ']') ? "']' inside a section name (bracket globs cannot be used "
+					      "in a section: use '?' or '*')"
+					    : "text after the section header");
 			return;
 		}
 	}
 	free(p->sect_name);
 	p->sect_name = strdup(name + 1);
 	if (strchr(name + 1, '[')) {
-		perr(p, p->line, "'[' inside a section name (bracket globs cannot be used in a section: use '?' or '*')");
+		perr(p, p->line,
+		     "'[' inside a section name (bracket globs cannot be used in a section: use '?' or '*')");
 		return;
 	}
 	if (streq(name + 1, "profile")) {
@@ -333,8 +335,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	/* inih cuts a long section name (50 bytes in its default build) */
 	if (p->sect_name && !streq(section, p->sect_name)) {
 		if (!p->bad)
-			perr(p, p->cur ? p->cur->line : p->line, "section name longer than %zu bytes: the INI reader cuts it",
-			     strlen(section));
+			perr(p, p->cur ? p->cur->line : p->line,
+			     "section name longer than %zu bytes: the INI reader cuts it", strlen(section));
 		return 1;
 	}
 	if (p->in_profile) {

@@ -180,6 +180,7 @@ const char *wq_strerror(int e)
 	case WQ_ENOTREG: return "not a regular file";
 	case WQ_ENUL: return "contains a NUL byte";
 	case WQ_ENOTPOSSIBLE: return "lists CPUs that are not possible";
+	case WQ_EBADCPUS: return "not a CPU list or mask";
 	default: return strerror(e);
 	}
 }

@@ -58,7 +58,8 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 				wq_cpuset_zero(out);
 				return 0;
 			}
-			return wq_cpuset_parse_list(out, s);
+			r = wq_cpuset_parse_list(out, s);
+			return r == -EINVAL ? -WQ_EBADCPUS : r;
 		}
 		if (r != -ENOENT || !map)
 			return r;
@@ -72,7 +73,25 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 		wq_cpuset_zero(out);
 		return 0;
 	}
-	return wq_cpuset_parse_hex(out, s);
+	r = wq_cpuset_parse_hex(out, s);
+	return r == -EINVAL ? -WQ_EBADCPUS : r;
+}
+
+/*
+ * As read_cpus, for files with a fallback (a node's CPU links, a pod's
+ * kernel default): a missing file (-ENOENT) leaves the caller to fall back;
+ * any other failure names the file in why, so that a broken file is
+ * reported instead of silently giving other nodes or pods.
+ */
+static int read_group(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out, char *why,
+		      size_t whysz)
+{
+	int r = read_cpus(root, list, map, out);
+	struct stat st;
+
+	if (r < 0 && r != -ENOENT)
+		snprintf(why, whysz, "%s", wq_root_stat(root, list, &st) != -ENOENT ? list : map);
+	return r;
 }
 
 static int read_cpu_file(const struct wq_root *root, const char *name, struct wq_cpuset *out, bool optional)
@@ -109,7 +128,7 @@ static int add_node(struct wq_topo *t, int id, struct wq_cpuset *cpus)
 	return 0;
 }
 
-static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t)
+static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t, char *why, size_t whysz)
 {
 	_cleanup_closedir_ DIR *d = wq_root_opendir(root, WQ_P_NODE);
 	struct dirent *de;
@@ -132,7 +151,7 @@ static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t)
 		cpus = wq_cpuset_new();
 		if (!cpus)
 			return -ENOMEM;
-		r = read_cpus(root, list, map, cpus);
+		r = read_group(root, list, map, cpus, why, whysz);
 		if (r == -ENOENT) {
 			/* Neither file: fall back to the nodeN/cpuM links. */
 			_cleanup_closedir_ DIR *nd = NULL;
@@ -245,7 +264,7 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 	snprintf(why, (size_t)whysz, WQ_P_NODE);
 	r = use_libnuma ? nodes_from_libnuma(t) : -ELIBACC;
 	if (r == -ELIBACC)
-		r = nodes_from_tree(root, t);
+		r = nodes_from_tree(root, t, why, (size_t)whysz);
 	if (r < 0)
 		goto fail;
 	if (t->nr_nodes == 0) {
@@ -321,8 +340,14 @@ int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out)
 	return 0;
 }
 
+/* A cache level file: 1 to 9, or -1. */
+static int level_of(const char *s)
+{
+	return s[0] >= '1' && s[0] <= '9' && !s[1] ? s[0] - '0' : -1;
+}
+
 /* The last-level cache siblings of a CPU: the highest cache level it has. */
-static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out)
+static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out, char *why, size_t whysz)
 {
 	_cleanup_closedir_ DIR *d = NULL;
 	unsigned long long leaves = 0;
@@ -347,26 +372,33 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 	/* The highest level wins; the lowest index among equals. */
 	for (int k = 0; k < 64; k++) {
 		char list[128], map[128], buf[32];
-		int level;
+		int level, r;
 
 		if (!(leaves & (1ULL << k)))
 			continue;
 		snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache/index%d/level", cpu, k);
-		if (wq_root_read_buf(root, path, buf, sizeof(buf)) < 0)
+		r = wq_root_read_buf(root, path, buf, sizeof(buf));
+		if (r == -ENOENT)
 			continue;
-		level = atoi(buf);
+		if (r < 0 || (level = level_of(buf)) < 0) {
+			snprintf(why, whysz, "%s", path);
+			return r < 0 ? r : -EINVAL;
+		}
 		if (level <= best_level)
 			continue;
 		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_list", cpu, k);
 		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_map", cpu, k);
-		if (read_cpus(root, list, map, out) == 0)
+		r = read_group(root, list, map, out, why, whysz);
+		if (r == 0)
 			best_level = level;
+		else if (r != -ENOENT)
+			return r;
 	}
 	return best_level >= 0 ? 0 : -ENOENT;
 }
 
 static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope, int cpu,
-		    struct wq_cpuset *g)
+		    struct wq_cpuset *g, char *why, size_t whysz)
 {
 	char list[128], map[128];
 	const struct wq_node *n;
@@ -378,17 +410,24 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 	case WQ_SCOPE_SMT:
 		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/thread_siblings_list", cpu);
 		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/thread_siblings", cpu);
-		if (read_cpus(root, list, map, g) < 0 || wq_cpuset_is_empty(g))
+		r = read_group(root, list, map, g, why, whysz);
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r < 0 || wq_cpuset_is_empty(g))
 			return wq_cpuset_set(g, (unsigned int)cpu);
 		return 0;
 	case WQ_SCOPE_CACHE:
 		n = wq_topo_node(t, wq_topo_cpu_node(t, (unsigned int)cpu));
-		r = llc_siblings(root, cpu, g);
+		r = llc_siblings(root, cpu, g, why, whysz);
+		if (r < 0 && r != -ENOENT)
+			return r;
 		if (r < 0) {
 			/* No cache files: the package if it stays in the node, else the node. */
 			snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/core_siblings_list", cpu);
 			snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/core_siblings", cpu);
-			r = read_cpus(root, list, map, g);
+			r = read_group(root, list, map, g, why, whysz);
+			if (r < 0 && r != -ENOENT)
+				return r;
 			if ((r < 0 || (n && !wq_cpuset_subset(g, n->cpus))) && n)
 				return wq_cpuset_copy(g, n->cpus);
 		} else if (n) {
@@ -413,7 +452,7 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
  * first lower possible CPU it shares with, else opens a new pod.
  */
 static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, int *hint,
-		       struct wq_cpuset *g)
+		       struct wq_cpuset *g, char *why, size_t whysz)
 {
 	struct wq_pods *p = &t->pods[s];
 
@@ -433,7 +472,7 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 				return r;
 			continue;
 		}
-		r = group_of(root, t, (enum wq_scope)s, cpu, g);
+		r = group_of(root, t, (enum wq_scope)s, cpu, g, why, whysz);
 		if (r < 0)
 			return r;
 		wq_cpuset_and(g, t->possible);
@@ -475,7 +514,7 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 	return 0;
 }
 
-int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope)
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz)
 {
 	_cleanup_free_ int *hint = calloc(t->nr_cpu_ids, sizeof(int));
 	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
@@ -492,7 +531,7 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope)
 			return -ENOMEM;
 		for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
 			t->pods[s].cpu_pod[i] = -1;
-		r = build_scope(root, t, s, t->pods[s].cpu_pod, hint, g);
+		r = build_scope(root, t, s, t->pods[s].cpu_pod, hint, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
 			return r;

@@ -59,8 +59,12 @@ int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu);
 const struct wq_node *wq_topo_node(const struct wq_topo *t, int id);
 /* Online CPUs that are not isolated (isolcpus=) nor nohz_full. 0 or -ENOMEM. */
 int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out);
-/* Build the pods of one scope, or of every scope for -1, once each (needs root for SMT and cache files). 0 or -errno. */
-int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope);
+/*
+ * Build the pods of one scope, or of every scope for -1, once each (needs
+ * root for SMT and cache files). 0 or -errno; why names a file that cannot
+ * be read (a missing one is not an error: the kernel's fallbacks apply).
+ */
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz);
 const char *wq_scope_name(enum wq_scope s);
 /* Scope by name, or -1. */
 int wq_scope_from_name(const char *name);

@@ -69,12 +69,21 @@ bool wq_is_implicitly_ordered(const struct wq_info *wq)
 
 bool wq_exists(struct wq_ctx *ctx, const char *name)
 {
+	struct stat st;
 	char path[320];
+	int r;
 
 	if (!wq_name_is_valid(name))
 		return false;
 	wq_attr_path(path, sizeof(path), name, "max_active");
-	return wq_root_exists(ctx->root, path);
+	/*
+	 * A workqueue is a directory with max_active. Only its absence says
+	 * "not a workqueue" (cpumask is a file, power a directory without it);
+	 * a max_active that cannot be reached (a symlink loop in a dump) still
+	 * lists the workqueue, and reading it then says why.
+	 */
+	r = wq_root_stat(ctx->root, path, &st);
+	return r != -ENOENT && r != -ENOTDIR;
 }
 
 static int strcmpp(const void *a, const void *b)
@@ -424,6 +433,11 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 	wq_cpuset_zero(set);
 	if (!*text) {
 		snprintf(why, whysz, "empty CPU set");
+		return -EINVAL;
+	}
+	/* No blank anywhere: " 0" and "0 " read as lists but " all" does not (one spelling rule). */
+	if (strpbrk(text, " \t\n\r\f\v")) {
+		snprintf(why, whysz, "blank in CPU set '%s'", text);
 		return -EINVAL;
 	}
 	/* Terms joined by single '+': "0++1", "+0" and "0+" have an empty term. */

@@ -587,3 +587,93 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	sane
 	refute_output --partial -- "-1"
 }
+
+# --- broken files, one per case: what wqctl reads and the reason it names -------
+# break_file KIND PATH: a FIFO, a directory, a symlink loop, a NUL byte, 17 MB,
+# or text that is not the file's format, in place of PATH (below $ROOT)
+break_file() {
+	local p=$ROOT/$2
+	case $1 in
+	fifo) rm -rf "$p" && mkfifo "$p" ;;
+	dir) rm -rf "$p" && mkdir "$p" ;;
+	loop) rm -rf "$p" && ln -s "${p##*/}" "$p" ;;
+	nul) printf '1\0002\n' >"$p" ;;
+	huge) head -c 17000000 /dev/zero | tr '\0' 1 >"$p" ;;
+	garbage) echo 'x-y' >"$p" ;;
+	esac
+	BEFORE=$(tree_sum)
+}
+# broken KIND PATH STATUS MESSAGE ARGS...: wqctl ARGS on that tree
+broken() {
+	local st=$3 msg=$4
+	break_file "$1" "$2"
+	shift 4
+	run timeout 20 "$WQCTL" --sysroot "$ROOT" "$@"
+	sane
+	assert_equal "$status" "$st"
+	assert_output --partial "$msg"
+}
+A=sys/devices/virtual/workqueue/writeback
+C=sys/devices/system/cpu
+N=sys/devices/system/node
+NOTREG="not a regular file" NUL="contains a NUL byte" BIG="File too large" LOOP="Too many levels of symbolic links"
+
+# workqueue attributes (show reads them all)
+@test "broken: max_active as a directory" { broken dir $A/max_active 1 "writeback/max_active: cannot read: $NOTREG" show; }
+@test "broken: max_active of 17 MB" { broken huge $A/max_active 1 "writeback/max_active: cannot read: $BIG" show; }
+@test "broken: max_active as a symlink loop still lists the workqueue" { broken loop $A/max_active 1 "writeback/max_active: cannot read: $LOOP" show; }
+@test "broken: cpumask as a FIFO" { broken fifo $A/cpumask 1 "writeback/cpumask: cannot read: $NOTREG" show; }
+@test "broken: cpumask as a directory" { broken dir $A/cpumask 1 "writeback/cpumask: cannot read: $NOTREG" show; }
+@test "broken: cpumask with a NUL byte" { broken nul $A/cpumask 1 "writeback/cpumask: cannot read: $NUL" show; }
+@test "broken: cpumask of 17 MB" { broken huge $A/cpumask 1 "writeback/cpumask: cannot read: $BIG" show; }
+@test "broken: cpumask as a symlink loop" { broken loop $A/cpumask 1 "writeback/cpumask: cannot read: $LOOP" show; }
+@test "broken: nice as a FIFO" { broken fifo $A/nice 1 "writeback/nice: cannot read: $NOTREG" show; }
+@test "broken: nice with a NUL byte" { broken nul $A/nice 1 "writeback/nice: cannot read: $NUL" show; }
+@test "broken: nice of 17 MB" { broken huge $A/nice 1 "writeback/nice: cannot read: $BIG" show; }
+@test "broken: nice as a symlink loop" { broken loop $A/nice 1 "writeback/nice: cannot read: $LOOP" show; }
+@test "broken: affinity_scope as a FIFO" { broken fifo $A/affinity_scope 1 "writeback/affinity_scope: cannot read: $NOTREG" show; }
+@test "broken: affinity_scope as a directory" { broken dir $A/affinity_scope 1 "writeback/affinity_scope: cannot read: $NOTREG" show; }
+@test "broken: affinity_scope with a NUL byte" { broken nul $A/affinity_scope 1 "writeback/affinity_scope: cannot read: $NUL" show; }
+@test "broken: affinity_scope as a symlink loop" { broken loop $A/affinity_scope 1 "writeback/affinity_scope: cannot read: $LOOP" show; }
+@test "broken: affinity_strict as a FIFO" { broken fifo $A/affinity_strict 1 "writeback/affinity_strict: cannot read: $NOTREG" show; }
+@test "broken: affinity_strict with a NUL byte" { broken nul $A/affinity_strict 1 "writeback/affinity_strict: cannot read: $NUL" show; }
+@test "broken: affinity_strict of 17 MB" { broken huge $A/affinity_strict 1 "writeback/affinity_strict: cannot read: $BIG" show; }
+@test "broken: get names the attribute it cannot read" { broken loop $A/max_active 1 "writeback/max_active: cannot read: $LOOP" get writeback; }
+@test "broken: set reads the current value first and writes nothing" { broken loop $A/max_active 2 "writeback/max_active: cannot read the current value: $LOOP" set writeback max_active=5; }
+
+# the topology files
+@test "broken: possible with a NUL byte" { broken nul $C/possible 1 "$C/possible: cannot read topology: $NUL" topology; }
+@test "broken: possible of 17 MB" { broken huge $C/possible 1 "$C/possible: cannot read topology: $BIG" topology; }
+@test "broken: possible as a directory" { broken dir $C/possible 1 "$C/possible: cannot read topology: $NOTREG" topology; }
+@test "broken: possible as a symlink loop" { broken loop $C/possible 1 "$C/possible: cannot read topology: $LOOP" topology; }
+@test "broken: possible is not a CPU list" { broken garbage $C/possible 1 "$C/possible: cannot read topology: not a CPU list or mask" topology; }
+@test "broken: online as a FIFO" { broken fifo $C/online 1 "$C/online: cannot read topology: $NOTREG" topology; }
+@test "broken: online of 17 MB" { broken huge $C/online 1 "$C/online: cannot read topology: $BIG" topology; }
+@test "broken: online is not a CPU list" { broken garbage $C/online 1 "$C/online: cannot read topology: not a CPU list or mask" explain writeback; }
+@test "broken: isolated as a FIFO" { broken fifo $C/isolated 1 "$C/isolated: cannot read topology: $NOTREG" topology; }
+@test "broken: isolated with a NUL byte" { broken nul $C/isolated 1 "$C/isolated: cannot read topology: $NUL" topology; }
+@test "broken: isolated is not a CPU list" { broken garbage $C/isolated 1 "$C/isolated: cannot read topology: not a CPU list or mask" check; }
+@test "broken: a node's cpumap is not a mask" { broken garbage $N/node2/cpumap 1 "$N/node2/cpumap: cannot read topology: not a CPU list or mask" topology; }
+@test "broken: a node's cpumap as a FIFO" { broken fifo $N/node2/cpumap 1 "$N/node2/cpumap: cannot read topology: $NOTREG" topology; }
+@test "broken: a node's cpumap with a NUL byte" { broken nul $N/node2/cpumap 1 "$N/node2/cpumap: cannot read topology: $NUL" show; }
+
+# pods: the SMT and cache files (before: silently other pods)
+@test "broken: an LLC shared_cpu_list as a FIFO" { broken fifo $C/cpu0/cache/index3/shared_cpu_list 1 "$C/cpu0/cache/index3/shared_cpu_list: cannot build affinity pods: $NOTREG" topology --scope cache; }
+@test "broken: an LLC shared_cpu_list with a NUL byte" { broken nul $C/cpu0/cache/index3/shared_cpu_list 1 "$C/cpu0/cache/index3/shared_cpu_list: cannot build affinity pods: $NUL" topology --scope cache; }
+@test "broken: an LLC shared_cpu_list as a symlink loop" { broken loop $C/cpu0/cache/index3/shared_cpu_list 1 "$C/cpu0/cache/index3/shared_cpu_list: cannot build affinity pods: $LOOP" topology --scope cache; }
+@test "broken: an LLC shared_cpu_list is not a CPU list" { broken garbage $C/cpu0/cache/index3/shared_cpu_list 1 "$C/cpu0/cache/index3/shared_cpu_list: cannot build affinity pods: not a CPU list or mask" topology --scope cache; }
+@test "broken: a cache level as a FIFO" { broken fifo $C/cpu0/cache/index3/level 1 "$C/cpu0/cache/index3/level: cannot build affinity pods: $NOTREG" topology --scope cache; }
+@test "broken: a cache level that is not a number" { broken garbage $C/cpu0/cache/index3/level 1 "$C/cpu0/cache/index3/level: cannot build affinity pods" topology --scope cache; }
+@test "broken: thread_siblings_list as a FIFO" { broken fifo $C/cpu0/topology/thread_siblings_list 1 "$C/cpu0/topology/thread_siblings_list: cannot build affinity pods: $NOTREG" topology --scope smt; }
+@test "broken: thread_siblings_list is not a CPU list" { broken garbage $C/cpu0/topology/thread_siblings_list 1 "$C/cpu0/topology/thread_siblings_list: cannot build affinity pods: not a CPU list or mask" topology --scope smt; }
+@test "broken: explain says which pod file it cannot read" { broken nul $C/cpu0/cache/index3/shared_cpu_list 1 "$C/cpu0/cache/index3/shared_cpu_list: cannot build affinity pods: $NUL" explain writeback; }
+
+# global knobs, the root cpumask, the kernel release
+@test "broken: a knob with a NUL byte: knob lists it as - and says why" { broken nul sys/module/workqueue/parameters/default_affinity_scope 1 "sys/module/workqueue/parameters/default_affinity_scope: cannot read: $NUL" knob; }
+@test "broken: a knob as a FIFO, asked for by name" { broken fifo sys/module/workqueue/parameters/watchdog_thresh 1 "sys/module/workqueue/parameters/watchdog_thresh: cannot read: $NOTREG" knob watchdog_thresh; }
+@test "broken: a knob of 17 MB" { broken huge sys/module/workqueue/parameters/cpu_intensive_thresh_us 1 "cpu_intensive_thresh_us: cannot read: $BIG" knob; }
+@test "broken: the root cpumask as a FIFO: explain names it" { broken fifo sys/devices/virtual/workqueue/cpumask 1 "sys/devices/virtual/workqueue/cpumask: cannot read the root cpumask: $NOTREG" explain writeback; }
+@test "broken: the root cpumask is not a mask: show names it" { broken garbage sys/devices/virtual/workqueue/cpumask 1 "sys/devices/virtual/workqueue/cpumask: cannot read the root cpumask: not a CPU list or mask" show; }
+@test "broken: osrelease as a FIFO: the kernel is unknown, and why" { broken fifo proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: $NOTREG (kernel unknown; give --kernel)" explain writeback; }
+@test "broken: osrelease that is not a release" { broken garbage proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: not a kernel release" show; }
+@test "broken: osrelease with a NUL byte" { broken nul proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: $NUL" show; }

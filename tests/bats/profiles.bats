@@ -252,46 +252,6 @@ bad_profile() {
 	assert_success
 }
 
-# hostile udev environments: exit 2, a reason, nothing written
-hostile() {
-	run env -i "$@" "$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
-	assert_equal "$status" 2
-	assert_output --partial "udev event:"
-	assert_equal "$(tree_sum)" "$BEFORE"
-}
-
-@test "apply --udev refuses hostile environments" {
-	printf '[workqueue *]\nnice = 2\n' | prof p
-	W=/devices/virtual/workqueue
-	hostile ACTION=add SUBSYSTEM=workqueue
-	hostile ACTION=add DEVPATH=$W/writeback
-	hostile SUBSYSTEM=workqueue DEVPATH=$W/writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/../../../etc
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/writeback/..
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/./writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/net/writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W//writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/a/b
-	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/write back"
-	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(printf 'x\tq')"
-	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(head -c 5000 /dev/zero | tr '\0' a)"
-	hostile "ACTION=$(head -c 100 /dev/zero | tr '\0' a)" SUBSYSTEM=workqueue DEVPATH=$W/writeback
-	hostile ACTION=add "SUBSYSTEM=$(head -c 100 /dev/zero | tr '\0' a)" DEVPATH=$W/writeback
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/..
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/.
-	hostile ACTION=add SUBSYSTEM=workqueue DEVPATH=
-	hostile ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/$(head -c 70 /dev/zero | tr '\0' a)"
-}
-
-@test "apply --udev for a workqueue that vanished exits 0" {
-	printf '[workqueue *]\nnice = 2\n' | prof p
-	run env ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/gone \
-		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
-	assert_success
-}
-
 @test "check --profile reports what a profile would do" {
 	printf '[workqueue writeback]\nmax_active = 4\ncpumask = 0-3,16\n[workqueue ib-comp-wq]\ncpumask = 0\n[workqueue zz*]\nnice = 1\n' | prof p
 	run wqp check --profile p -r -n -o SEVERITY,CODE,TARGET
