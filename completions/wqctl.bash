@@ -39,6 +39,8 @@ _wqctl()
 	case $cmd in
 	show|check|snapshot|explain)
 		COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur")) ;;
+	owner)
+		[[ -z $sub ]] && COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur")) ;;
 	get)
 		if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur"))
 		else COMPREPLY=($(compgen -W "$(_wqctl_words attributes)" -- "$cur")); fi ;;

@@ -42,7 +42,7 @@ complete -c wqctl -s v -l verbose
 complete -c wqctl -l syslog
 complete -c wqctl -s h -l help
 complete -c wqctl -s V -l version
-complete -c wqctl -n '__wqctl_using show get check snapshot explain set' -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using show get check snapshot explain set owner' -a '(__wqctl_words workqueues)'
 complete -c wqctl -n '__wqctl_using get' -a '(__wqctl_words attributes)'
 complete -c wqctl -n '__wqctl_using set' -a '(__wqctl_words attributes | string replace -r \'$\' =)'
 complete -c wqctl -n '__wqctl_using knob' -a '(__wqctl_words knobs)'

@@ -89,6 +89,8 @@ tier_valgrind() {
 		--sysroot $tree dump $tree/dump
 		--sysroot $tree show -o NAME,OWNER,OWNER_NODE
 		--sysroot $tree device-props /devices/virtual/block/dm-0
+		--sysroot $tree owner kcryptd-253:1-1
+		--sysroot $tree -J owner iscsi_q_5
 		device-props /sys/devices/virtual/workqueue/writeback
 		monitor -J -i 0.3 -c 2
 	EOF

@@ -22,7 +22,7 @@
 static const struct cmd *const commands[] = {
     &cmd_show,	&cmd_get,     &cmd_set,	    &cmd_knob,	   &cmd_topology, &cmd_explain,
     &cmd_check, &cmd_profile, &cmd_apply,   &cmd_verify,   &cmd_revert,	  &cmd_snapshot,
-    &cmd_dump,	&cmd_monitor, &cmd_netnode, &cmd_devprops, &cmd_complete,
+    &cmd_dump,	&cmd_monitor, &cmd_owner, &cmd_netnode, &cmd_devprops, &cmd_complete,
 };
 
 const struct cmd *const *cli_commands(size_t *n)

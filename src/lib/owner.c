@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
 #include "owner.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,8 +142,27 @@ static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t s
 	return 0;
 }
 
-/* The NUMA node of a device: the first numa_node file walking up from dir. -1 when none says. */
-static int walk_node(struct wq_ctx *ctx, const char *dir)
+/* Add a line to the trail of how the owner and its node were found (best effort). */
+static void step(struct wq_owner_info *oi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void step(struct wq_owner_info *oi, const char *fmt, ...)
+{
+	char **n;
+	va_list ap;
+
+	if (!oi || !(n = realloc(oi->steps, sizeof(*n) * (oi->nsteps + 1))))
+		return;
+	oi->steps = n;
+	va_start(ap, fmt);
+	if (vasprintf(&n[oi->nsteps], fmt, ap) >= 0)
+		oi->nsteps++;
+	va_end(ap);
+}
+
+/*
+ * The NUMA node of a device: the first numa_node file walking up from dir
+ * (its path in from, when given). -1 when none says.
+ */
+static int walk_node(struct wq_ctx *ctx, const char *dir, char *from, size_t fromsz)
 {
 	char path[600], buf[32];
 
@@ -151,8 +172,11 @@ static int walk_node(struct wq_ctx *ctx, const char *dir)
 		char *slash;
 
 		snprintf(f, sizeof(f), "%s/numa_node", path);
-		if (wq_root_read_buf(ctx->root, f, buf, sizeof(buf)) > 0)
+		if (wq_root_read_buf(ctx->root, f, buf, sizeof(buf)) > 0) {
+			if (from)
+				snprintf(from, fromsz, "%s", f);
 			return atoi(buf);
+		}
 		slash = strrchr(path, '/');
 		if (!slash)
 			break;
@@ -183,7 +207,7 @@ static bool walk_seen_add(struct walk_seen *w, const char *dev)
  * slaves/), each device walked once. Bitmask of nodes < 64.
  */
 static void block_nodes_walk(struct wq_ctx *ctx, const char *dir, int depth, struct walk_seen *seen,
-			     unsigned long long *nodes, bool *unknown)
+			     unsigned long long *nodes, bool *unknown, struct wq_owner_info *oi)
 {
 	_cleanup_closedir_ DIR *d = NULL;
 	struct dirent *de;
@@ -200,26 +224,32 @@ static void block_nodes_walk(struct wq_ctx *ctx, const char *dir, int depth, str
 		snprintf(link, sizeof(link), "%s/%s", sl, de->d_name);
 		if (resolve_link(ctx, link, target, sizeof(target)) == 0) {
 			any = true;
+			step(oi, "/%s -> /%s", link, target);
 			if (walk_seen_add(seen, target))
-				block_nodes_walk(ctx, target, depth + 1, seen, nodes, unknown);
+				block_nodes_walk(ctx, target, depth + 1, seen, nodes, unknown, oi);
 		}
 	}
 	if (!any) {
-		int n = walk_node(ctx, dir);
+		char from[640];
+		int n = walk_node(ctx, dir, from, sizeof(from));
 
-		if (n >= 0 && n < 64)
+		if (n >= 0 && n < 64) {
 			*nodes |= 1ULL << n;
-		else
+			step(oi, "/%s: NUMA node %d (/%s)", dir, n, from);
+		} else {
 			*unknown = true;
+			step(oi, "/%s: no numa_node from it up to /sys/devices", dir);
+		}
 	}
 }
 
-static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned long long *nodes, bool *unknown)
+static void block_nodes(struct wq_ctx *ctx, const char *dir, int depth, unsigned long long *nodes, bool *unknown,
+			struct wq_owner_info *oi)
 {
 	struct walk_seen seen = {.n = 0};
 
 	walk_seen_add(&seen, dir);
-	block_nodes_walk(ctx, dir, depth, &seen, nodes, unknown);
+	block_nodes_walk(ctx, dir, depth, &seen, nodes, unknown, oi);
 	for (int i = 0; i < seen.n; i++)
 		free(seen.dev[i]);
 }
@@ -260,6 +290,9 @@ void wq_owner_info_clear(struct wq_owner_info *oi)
 		free(oi->props[i].value);
 	}
 	free(oi->props);
+	for (size_t i = 0; i < oi->nsteps; i++)
+		free(oi->steps[i]);
+	free(oi->steps);
 	memset(oi, 0, sizeof(*oi));
 	oi->node = -1;
 }
@@ -463,11 +496,13 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 	}
 	if (resolve_link(ctx, link, oi->devpath, sizeof(oi->devpath)) < 0) {
 		snprintf(oi->node_why, sizeof(oi->node_why), "owner device %s is not present", oi->o.id);
+		step(oi, "/%s: not present", link);
 		return 0;
 	}
 	oi->present = true;
+	step(oi, "/%s -> /%s", link, oi->devpath);
 	if (oi->o.kind == WQ_OWNER_BLOCK) {
-		block_nodes(ctx, oi->devpath, 0, &nodes, &unknown);
+		block_nodes(ctx, oi->devpath, 0, &nodes, &unknown, oi);
 		if (__builtin_popcountll(nodes) == 1 && !unknown)
 			oi->node = __builtin_ctzll(nodes);
 		else if (nodes && __builtin_popcountll(nodes) > 1)
@@ -482,12 +517,19 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 		if (r == 0)
 			r = sysfs_prop(ctx, oi, "dm/uuid", "DM_UUID");
 	} else {
-		char addr[64], chain[256], why[200];
+		char addr[64], chain[256], why[200], from[640];
 
-		oi->node = walk_node(ctx, oi->devpath);
+		oi->node = walk_node(ctx, oi->devpath, from, sizeof(from));
+		if (oi->node >= 0)
+			step(oi, "/%s: NUMA node %d (/%s)", oi->devpath, oi->node, from);
+		else
+			step(oi, "/%s: no numa_node from it up to /sys/devices", oi->devpath);
 		/* iSCSI: the node of the network device that carries the connection (netlink, live only). */
 		if (oi->node < 0 && iscsi_peer(ctx, oi, addr, sizeof(addr)) == 0) {
+			step(oi, "iSCSI connection to %s", addr);
 			oi->node = wq_net_node(ctx, addr, chain, sizeof(chain), why, sizeof(why));
+			if (chain[0])
+				step(oi, "route to %s: %s", addr, chain);
 			if (oi->node < 0)
 				snprintf(oi->node_why, sizeof(oi->node_why), "%s", why);
 		} else if (oi->node < 0) {
@@ -568,7 +610,7 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 
 		snprintf(link, sizeof(link), "sys/class/net/%s/device", name);
 		if (resolve_link(w->ctx, link, dev, sizeof(dev)) == 0) {
-			int n = walk_node(w->ctx, dev);
+			int n = walk_node(w->ctx, dev, NULL, 0);
 
 			snprintf(buf, sizeof(buf), "%s(node %d)", name, n);
 			if (n >= 0 && n < 64)

@@ -34,6 +34,8 @@ struct wq_owner_info {
 	char node_why[200]; /* why node is -1 (several nodes, none reported) */
 	struct wq_owner_prop *props;
 	size_t nprops;
+	char **steps; /* how the device and its node were found, one step a line */
+	size_t nsteps;
 };
 
 struct wq_ctx;

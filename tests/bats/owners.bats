@@ -209,3 +209,79 @@ USEC_INITIALIZED=1234567'
 	assert_line "TAGS=:systemd:uaccess:"
 	assert_line "DM_NAME=luks-data"
 }
+
+# --- wqctl owner: the device, its properties, how its node was found -------------
+# (expected paths and nodes are mkowners.sh's: dm-0 over sda under PCI 0000:00:10.0,
+# whose numa_node file holds 1; dm-1 over sdb (10.0) and sdc (11.0, node 2))
+P10=/sys/devices/pci0000:00/0000:00:10.0
+@test "owner: a dm-crypt workqueue, node found through slaves/ to the PCI device" {
+	run wq owner kcryptd-253:0-2
+	assert_success
+	assert_line "owner:      block:253:0"
+	assert_line "device:     /sys/devices/virtual/block/dm-0"
+	assert_line "udev id:    b253:0"
+	assert_line "node:       1 ('cpumask = local' is node 1's CPUs)"
+	assert_line "found by:   /sys/dev/block/253:0 -> /sys/devices/virtual/block/dm-0"
+	assert_line "            /sys/devices/virtual/block/dm-0/slaves/sda -> $P10/host2/target2:0:0/2:0:0:0/block/sda"
+	assert_line "            $P10/host2/target2:0:0/2:0:0:0/block/sda: NUMA node 1 ($P10/numa_node)"
+	assert_line "            DM_UUID=CRYPT-LUKS2-0f1e2d3c-luks-data"
+	assert_line "            DEVLINKS=/dev/mapper/luks-data /dev/disk/by-id/dm-name-luks-data"
+}
+
+@test "owner: a device on two nodes says so and lists both" {
+	run wq owner kcryptd-253:1-1
+	assert_success
+	assert_line "node:       - ('cpumask = local' is skipped: the devices under 253:1 sit on several NUMA nodes)"
+	assert_line --partial "block/sdb: NUMA node 1 ($P10/numa_node)"
+	assert_line --partial "block/sdc: NUMA node 2 (/sys/devices/pci0000:00/0000:00:11.0/numa_node)"
+}
+
+@test "owner: a SCSI host's node is its PCI parent's" {
+	run wq owner scsi_tmf_2
+	assert_success
+	assert_line "owner:      scsi_host:host2"
+	assert_line "            $P10/host2/scsi_host/host2: NUMA node 1 ($P10/numa_node)"
+	assert_line "properties: DEVPATH=/devices/pci0000:00/0000:00:10.0/host2/scsi_host/host2"
+}
+
+@test "owner: an iSCSI host without a node goes to its connection's address; a sysroot has no routes" {
+	run wq owner iscsi_q_5
+	assert_success
+	assert_line "            /sys/devices/platform/host5/scsi_host/host5: no numa_node from it up to /sys/devices"
+	assert_line "            iSCSI connection to 192.0.2.10"
+	assert_line "node:       - ('cpumask = local' is skipped: a route lookup needs the live system)"
+}
+
+@test "owner -J" {
+	run wq owner -J kcryptd-253:0-1
+	assert_success
+	j=$(tr -d ' \n' <<<"$output")
+	for kv in '"owner":"block:253:0"' '"present":true' '"device":"/sys/devices/virtual/block/dm-0"' \
+		'"udev_id":"b253:0"' '"node":1' '"node_reason":null' '"DM_NAME":"luks-data"' \
+		'"steps":["/sys/dev/block/253:0->/sys/devices/virtual/block/dm-0",'; do
+		[[ $j == *"$kv"* ]] || fail "no $kv in $j"
+	done
+	run wq owner -J iscsi_ctrl_5:1
+	j=$(tr -d '\n' <<<"$output")
+	[[ $j == *'"node": null'* || $j == *'"node":null'* ]] || fail "node not null: $j"
+	[[ $j == *'a route lookup needs the live system'* ]] || fail "no reason: $j"
+}
+
+@test "owner: no owner, a missing device, bad names" {
+	run wq owner writeback
+	assert_success
+	assert_line --partial "owner:      none"
+	rm "$ROOT/sys/dev/block/253:0"
+	run wq owner kcryptd-253:0-1
+	assert_success
+	assert_line "device:     not present"
+	assert_line "node:       - ('cpumask = local' is skipped: owner device 253:0 is not present)"
+	run wq owner nosuch
+	assert_failure 32
+	assert_output "wqctl: nosuch: no such workqueue"
+	run wq owner ../x
+	assert_failure 2
+	run wq owner
+	assert_failure 2
+	assert_output --partial "owner: need one WORKQUEUE"
+}

@@ -67,17 +67,29 @@ static void fuzz_cleanup(void)
 /* A fresh sysroot in a temporary directory, removed at exit; its path (static). */
 static const char *fuzz_tree(void)
 {
+	static const char *const files[][2] = {
+	    {"sys/devices/system/cpu/possible", "0-15\n"},
+	    {"sys/devices/system/cpu/online", "0-15\n"},
+	    {"sys/devices/system/cpu/isolated", "\n"},
+	    {"sys/devices/system/cpu/nohz_full", "          (null)\n"},
+	    {"proc/sys/kernel/osrelease", "6.12.95+deb12-amd64\n"},
+	    {"proc/cmdline", "console=ttyS0\n"},
+	    {"sys/module/workqueue/parameters/default_affinity_scope", "cache\n"},
+	    {"sys/module/workqueue/parameters/power_efficient", "N\n"},
+	    {"sys/devices/virtual/workqueue/cpumask", "ffff\n"},
+	    {"sys/devices/virtual/workqueue/writeback/per_cpu", "0\n"},
+	    {"sys/devices/virtual/workqueue/writeback/max_active", "256\n"},
+	    {"sys/devices/virtual/workqueue/writeback/cpumask", "ffff\n"},
+	    {"sys/devices/virtual/workqueue/writeback/nice", "0\n"},
+	    {"sys/devices/virtual/workqueue/writeback/affinity_scope", "default (cache)\n"},
+	    {"sys/devices/virtual/workqueue/writeback/affinity_strict", "0\n"},
+	};
 	char *dir = fuzz_dir;
-	static const char *const wq = "sys/devices/virtual/workqueue";
 	char p[256];
 
 	if (!mkdtemp(dir))
 		abort();
 	atexit(fuzz_cleanup);
-	fuzz_puts(dir, "sys/devices/system/cpu/possible", "0-15\n");
-	fuzz_puts(dir, "sys/devices/system/cpu/online", "0-15\n");
-	fuzz_puts(dir, "sys/devices/system/cpu/isolated", "\n");
-	fuzz_puts(dir, "sys/devices/system/cpu/nohz_full", "          (null)\n");
 	for (int n = 0; n < 4; n++) {
 		char l[32];
 
@@ -94,24 +106,8 @@ static const char *fuzz_tree(void)
 		snprintf(p, sizeof(p), "sys/devices/system/cpu/cpu%d/cache/index3/level", c);
 		fuzz_puts(dir, p, "3\n");
 	}
-	fuzz_puts(dir, "proc/sys/kernel/osrelease", "6.12.95+deb12-amd64\n");
-	fuzz_puts(dir, "proc/cmdline", "console=ttyS0\n");
-	fuzz_puts(dir, "sys/module/workqueue/parameters/default_affinity_scope", "cache\n");
-	fuzz_puts(dir, "sys/module/workqueue/parameters/power_efficient", "N\n");
-	snprintf(p, sizeof(p), "%s/cpumask", wq);
-	fuzz_puts(dir, p, "ffff\n");
-	snprintf(p, sizeof(p), "%s/writeback/per_cpu", wq);
-	fuzz_puts(dir, p, "0\n");
-	snprintf(p, sizeof(p), "%s/writeback/max_active", wq);
-	fuzz_puts(dir, p, "256\n");
-	snprintf(p, sizeof(p), "%s/writeback/cpumask", wq);
-	fuzz_puts(dir, p, "ffff\n");
-	snprintf(p, sizeof(p), "%s/writeback/nice", wq);
-	fuzz_puts(dir, p, "0\n");
-	snprintf(p, sizeof(p), "%s/writeback/affinity_scope", wq);
-	fuzz_puts(dir, p, "default (cache)\n");
-	snprintf(p, sizeof(p), "%s/writeback/affinity_strict", wq);
-	fuzz_puts(dir, p, "0\n");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		fuzz_puts(dir, files[i][0], files[i][1]);
 	return dir;
 }
 
