@@ -43,6 +43,8 @@ struct cmd {
 /* Diagnostics: "wqctl: " + message, to stderr or syslog. */
 void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line that --quiet does not silence (apply --boot's summary for the journal). */
+void cli_notice(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_info(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "wqctl NAME" usage and option help of a command to stdout. */
 void cli_cmd_help(const struct cmd *c);
@@ -93,7 +95,8 @@ void out_free(struct out *o);
 int out_list_columns(struct cli *cli, const struct colinfo *cols, size_t ncols);
 
 extern const struct cmd cmd_show, cmd_get, cmd_set, cmd_knob, cmd_topology, cmd_explain, cmd_check, cmd_profile,
-    cmd_apply, cmd_verify, cmd_revert, cmd_snapshot, cmd_dump, cmd_monitor, cmd_owner, cmd_netnode, cmd_devprops, cmd_complete;
+    cmd_apply, cmd_verify, cmd_revert, cmd_snapshot, cmd_dump, cmd_monitor, cmd_owner, cmd_netnode, cmd_devprops,
+    cmd_complete;
 /* The command table (for help and completion). */
 const struct cmd *const *cli_commands(size_t *n);
 

@@ -190,6 +190,27 @@ out:
 	return rc;
 }
 
+/* The boot unit's one line in the journal: which profiles, what was written. */
+static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int rc)
+{
+	size_t written = 0, same = 0;
+	char names[256] = "";
+
+	for (size_t i = 0; i < set->n; i++) {
+		size_t len = strlen(names);
+
+		snprintf(names + len, sizeof(names) - len, "%s%s", len ? "," : "", set->names[i]);
+	}
+	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->c[i].state == WQ_CH_WRITTEN)
+			written++;
+		else if (plan->c[i].state == WQ_CH_UNCHANGED || wq_change_is_noop(&plan->c[i]))
+			same++;
+	}
+	cli_notice(cli, "boot: profiles %s: %zu settings, %zu written, %zu already set%s", names, plan->n, written,
+		   same, rc == EXIT_OK ? "" : "; failed, every write rolled back");
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -281,7 +302,9 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	rc = cli_load_profiles(cli, names, n, &set, &none);
 	if (rc || none) {
-		if (none)
+		if (none && boot)
+			cli_notice(cli, "boot: no active profiles, nothing to apply");
+		else if (none)
 			cli_info(cli, "no active profiles: nothing to apply");
 		wq_names_free(targets, ntargets);
 		return rc;
@@ -309,6 +332,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	rc = dry ? plan_print(cli, &plan) : transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : LOCK_WAIT_MS);
+	if (boot)
+		boot_summary(cli, &set, &plan, rc);
 out:
 	wq_names_free(targets, ntargets);
 	wq_plan_free(&plan);

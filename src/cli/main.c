@@ -20,8 +20,8 @@
 #endif
 
 static const struct cmd *const commands[] = {
-    &cmd_show,	&cmd_get,     &cmd_set,	    &cmd_knob,	   &cmd_topology, &cmd_explain,
-    &cmd_check, &cmd_profile, &cmd_apply,   &cmd_verify,   &cmd_revert,	  &cmd_snapshot,
+    &cmd_show,	&cmd_get,     &cmd_set,	  &cmd_knob,	&cmd_topology, &cmd_explain,
+    &cmd_check, &cmd_profile, &cmd_apply, &cmd_verify,	&cmd_revert,   &cmd_snapshot,
     &cmd_dump,	&cmd_monitor, &cmd_owner, &cmd_netnode, &cmd_devprops, &cmd_complete,
 };
 
@@ -48,6 +48,15 @@ void cli_err(struct cli *cli, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vmsg(cli, LOG_ERR, fmt, ap);
+	va_end(ap);
+}
+
+void cli_notice(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(cli, LOG_NOTICE, fmt, ap);
 	va_end(ap);
 }
 

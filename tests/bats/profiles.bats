@@ -280,3 +280,16 @@ legacy-numa
 numa-local
 storage-sane-limits"
 }
+
+@test "apply --boot: quiet but for one summary line (the boot unit's journal line)" {
+	printf '[workqueue writeback]\nmax_active = 64\nnice = 0\n' | prof p
+	# the fixture's writeback has max_active 1024 and nice 0: one write, one already set
+	run wqp apply --boot --profile p
+	assert_success
+	assert_output "wqctl: boot: profiles p: 2 settings, 1 written, 1 already set"
+	run wqp apply --boot --profile p
+	assert_output "wqctl: boot: profiles p: 2 settings, 0 written, 2 already set"
+	run wq apply --boot
+	assert_success
+	assert_output "wqctl: boot: no active profiles, nothing to apply"
+}
