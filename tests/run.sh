@@ -1,6 +1,6 @@
 #!/bin/bash
 # Run test tiers and count TAP results.
-#   tests/run.sh TIER...     tiers: unit bats style docs valgrind live vm package
+#   tests/run.sh TIER...     tiers: unit bats style docs valgrind live vm e2e package
 #   tests/run.sh summary     total of every tier run so far (TAPDIR)
 # Each tier's TAP goes to $TAPDIR/TIER.tap; the last line printed is
 # "N passed, N failed, N skipped".
@@ -45,6 +45,12 @@ tier_live() { bats --tap "$top/tests/live"; }
 # time-boxed random fuzzing is make fuzz)
 tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs; }
 tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
+tier_e2e() {
+	local deb
+	deb=$(ls "$top"/build/deb/wqctl_*_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { echo "not ok 1 - e2e: no build/deb/wqctl_*.deb (make deb)"; return 1; }
+	"$top/tests/vm/e2e/run.sh" "$deb"
+}
 
 # The plain (non-sanitized) build under valgrind, on the live tree and a fixture.
 tier_valgrind() {

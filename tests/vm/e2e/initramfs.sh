@@ -1,0 +1,35 @@
+#!/bin/bash
+# A small initramfs that loads what the root disk needs (virtio_blk, ext4:
+# modules in Debian's kernel, xz-compressed, so unpacked here for busybox's
+# insmod) and hands over to systemd on /dev/vda.
+#   initramfs.sh KREL KDIR OUT.cpio.gz
+set -euo pipefail
+krel=$1 kdir=$2 out=$3
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,mod,proc,sys,dev,newroot}
+cp /bin/busybox "$root/bin/"
+order=""
+for m in ext4 virtio_blk; do
+	for f in $(/sbin/modprobe -d "$kdir" -S "$krel" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'); do
+		b=$(basename "$f" .xz)
+		[ -f "$root/mod/$b" ] && continue
+		xz -dc "$f" >"$root/mod/$b"
+		order+=" ${b%.ko}"
+	done
+done
+cat >"$root/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+for m in$order; do insmod /mod/\$m.ko; done
+i=0
+while [ ! -b /dev/vda ] && [ \$i -lt 50 ]; do sleep 0.2; i=\$((i + 1)); done
+mount -t ext4 /dev/vda /newroot || { echo "@@E2E-NOROOT"; poweroff -f; }
+umount /proc /sys /dev
+exec switch_root /newroot /lib/systemd/systemd
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
