@@ -502,34 +502,22 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel)
 
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size)
 {
-	_cleanup_free_ char *dir = strdup(rel);
-	const char *base;
-	char *slash;
-	int dfd;
+	_cleanup_free_ char *base = NULL;
 	ssize_t n;
+	int dfd;
 
-	if (!dir)
-		return -ENOMEM;
 	/* Resolve the parent inside the root, then read the link itself. */
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		base = slash + 1;
-		dfd = wq_root_open(root, dir, O_PATH | O_DIRECTORY);
-	} else {
-		base = dir;
-		dfd = wq_root_open(root, ".", O_PATH | O_DIRECTORY);
-	}
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
 	if (dfd < 0)
 		return dfd;
 	n = readlinkat(dfd, base, buf, size - 1);
-	if (n < 0) {
+	if (n < 0)
 		n = -errno;
-		close(dfd);
-		return (int)n;
-	}
+	else
+		buf[n] = '\0';
 	close(dfd);
-	buf[n] = '\0';
 	return (int)n;
 }
 
