@@ -17,16 +17,20 @@
 #define UDEV_LOCK_WAIT_MS 3000
 #define UDEV_MAX 4096
 
+enum { UDEV_NONE, UDEV_WQ, UDEV_OWNER, UDEV_WQ_GONE };
+
 /*
- * What a udev event names, from ACTION, DEVPATH and SUBSYSTEM: 1 with the
- * workqueue in wq, 2 for an owner device (wq holds its subsystem), 0 when
- * the event is not ours, -EINVAL for a malformed or hostile environment.
+ * What a udev event names, from ACTION, DEVPATH and SUBSYSTEM: UDEV_WQ with
+ * the workqueue in wq, UDEV_WQ_GONE for its removal, UDEV_OWNER for an
+ * owner device (wq holds its subsystem), UDEV_NONE when the event is not
+ * ours, -EINVAL for a malformed or hostile environment.
  */
 static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 {
 	const char *action = getenv("ACTION"), *devpath = getenv("DEVPATH"), *subsys = getenv("SUBSYSTEM");
 	static const char prefix[] = "/devices/virtual/workqueue/";
 	const char *name;
+	bool gone;
 
 	if (!action || !devpath || !subsys) {
 		snprintf(why, whysz, "ACTION, DEVPATH and SUBSYSTEM must be set");
@@ -46,19 +50,24 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 		snprintf(why, whysz, "DEVPATH '%.80s' is not a canonical device path", devpath);
 		return -EINVAL;
 	}
-	if (strcmp(action, "add") && strcmp(action, "change"))
-		return 0;
-	if (!strcmp(subsys, "block") || !strcmp(subsys, "scsi_host")) {
-		/* An owner device: the caller maps it to its workqueues. */
+	gone = !strcmp(action, "remove");
+	if (strcmp(action, "add") && strcmp(action, "change") && !gone)
+		return UDEV_NONE;
+	/*
+	 * An owner device: the caller maps it to its workqueues. A SCSI target
+	 * appears when an iSCSI session has logged in, so its host's connection
+	 * (and the NIC that carries it) is known only from then on.
+	 */
+	if (!gone && (!strcmp(subsys, "block") || !strcmp(subsys, "scsi_host") || !strcmp(subsys, "scsi"))) {
 		if (strncmp(devpath, "/devices/", 9)) {
 			snprintf(why, whysz, "DEVPATH '%.80s' is not below /devices", devpath);
 			return -EINVAL;
 		}
 		snprintf(wq, size, "%.16s", subsys);
-		return 2;
+		return UDEV_OWNER;
 	}
 	if (strcmp(subsys, "workqueue"))
-		return 0;
+		return UDEV_NONE;
 	if (strncmp(devpath, prefix, sizeof(prefix) - 1)) {
 		snprintf(why, whysz, "DEVPATH '%.80s' is outside /devices/virtual/workqueue", devpath);
 		return -EINVAL;
@@ -69,7 +78,7 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 		return -EINVAL;
 	}
 	snprintf(wq, size, "%s", name);
-	return 1;
+	return gone ? UDEV_WQ_GONE : UDEV_WQ;
 }
 
 /*
@@ -97,6 +106,15 @@ static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, si
 		if (sscanf(buf, "%u:%u%c", &ma, &mi, &tail) != 2)
 			return -EINVAL;
 		snprintf(want.id, sizeof(want.id), "%u:%u", ma, mi);
+	} else if (!strcmp(subsys, "scsi")) {
+		unsigned int h, c, t;
+		char tail;
+
+		/* only a target (targetH:C:T) says its host's session is up; LUNs follow it */
+		if (sscanf(base, "target%u:%u:%u%c", &h, &c, &t, &tail) != 3)
+			return 0;
+		want.kind = WQ_OWNER_SCSI_HOST;
+		snprintf(want.id, sizeof(want.id), "host%u", h);
 	} else {
 		unsigned int h;
 		char tail;
@@ -225,7 +243,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	const char *only = NULL;
 	char **targets = NULL;
 	size_t ntargets = 0;
-	int kind = 0;
+	int kind = UDEV_NONE;
 	char udev_wq[WQ_NAME_MAX], why[256];
 	struct wq_settings st = {0};
 	struct wq_plan plan = {0};
@@ -276,14 +294,25 @@ static int run(struct cli *cli, int argc, char **argv)
 			cli_err(cli, "udev event: %s", why);
 			return EXIT_USAGE;
 		}
-		if (kind == 0)
+		if (kind == UDEV_NONE)
 			return EXIT_OK;
-		if (kind == 1)
+		if (kind == UDEV_WQ)
 			only = udev_wq;
 	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	if (kind == 2) {
+	if (kind == UDEV_WQ_GONE) {
+		rc = dry ? 0 : wq_journal_forget(cli->ctx, udev_wq, UDEV_LOCK_WAIT_MS);
+		if (rc < 0) {
+			cli_err(cli, "run/wqctl/journal: cannot forget %s: %s", udev_wq,
+				rc == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-rc));
+			return EXIT_FAIL;
+		}
+		if (rc > 0)
+			cli_info(cli, "%s: removed; %d journal entries dropped", udev_wq, rc);
+		return EXIT_OK;
+	}
+	if (kind == UDEV_OWNER) {
 		if (owned_workqueues(cli, udev_wq, &targets, &ntargets) < 0) {
 			cli_err(cli, "udev event: DEVPATH '%.80s' does not name a %s device", getenv("DEVPATH"),
 				udev_wq);
@@ -317,7 +346,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		ntargets = 1;
 	}
-	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && !kind, &st) < 0) {
+	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && kind == UDEV_NONE, &st) < 0) {
 		cli_err(cli, "apply: cannot read the workqueues");
 		rc = EXIT_FAIL;
 		goto out;

@@ -75,6 +75,19 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 		wq_pset_free(&set);
 		return EXIT_FAIL;
 	}
+	/* a profile used outside the kernels it says it is for: once per profile */
+	for (size_t i = 0; i < set.ns; i++) {
+		struct wq_finding f = {.severity = WQ_SEV_WARNING, .code = "profile-kernels"};
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = set.s[k].off_kernel && set.s[k].file == set.s[i].file;
+		if (!set.s[i].off_kernel || seen)
+			continue;
+		snprintf(f.target, sizeof(f.target), "%s", set.s[i].file);
+		snprintf(f.message, sizeof(f.message), "%s: its settings are not applied", set.s[i].off_kernel);
+		on_finding(t, &f);
+	}
 	for (size_t i = 0; i < st.n;) {
 		const struct wq_setting *x = &st.v[i];
 		_cleanup_cpuset_ struct wq_cpuset *cpus = NULL;

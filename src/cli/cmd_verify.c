@@ -48,7 +48,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "verify: %s: unexpected argument", argv[optind]);
 		return EXIT_USAGE;
 	}
-	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "TARGET,STATUS,EXPECTED,ACTUAL", NULL, "settings");
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "TARGET,STATUS,EXPECTED,ACTUAL,REASON", NULL, "settings");
 	if (rc)
 		return rc;
 	rc = cli_load_profiles(cli, names, n, &set, &none);

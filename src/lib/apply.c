@@ -86,7 +86,7 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 	for (unsigned int d = 0; d < wq_knob_ndescs; d++) {
 		const char *name = wq_knob_descs[d].name;
 		const struct wq_pkv *kv = NULL;
-		const char *file = NULL;
+		const struct wq_psect *win = NULL;
 		struct wq_setting *x;
 		struct wq_knob k;
 
@@ -94,14 +94,19 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 			for (size_t j = 0; set->s[i].global && j < set->s[i].nkv; j++)
 				if (streq(set->s[i].kv[j].key, name)) {
 					kv = &set->s[i].kv[j];
-					file = set->s[i].file;
+					win = &set->s[i];
 				}
 		if (!kv)
 			continue;
-		x = add(out, name, NULL, name, kv, file);
+		x = add(out, name, NULL, name, kv, win->file);
 		if (!x)
 			return -ENOMEM;
 		x->type = wq_knob_descs[d].type;
+		if (win->off_kernel) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			continue;
+		}
 		memset(&k, 0, sizeof(k));
 		if (wq_knob_get(ctx, name, &k) < 0 || !k.present) {
 			x->status = WQ_SET_UNSUPPORTED;
@@ -153,7 +158,7 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 	}
 	for (int a = 0; a < WQ_A_NR; a++) {
 		const struct wq_pkv *kv = NULL;
-		const char *file = NULL;
+		const struct wq_psect *win = NULL;
 		bool exact = false;
 		char obj[160], path[320];
 		struct wq_setting *x;
@@ -168,14 +173,14 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 				if (!streq(s->kv[j].key, wq_attr_descs[a].name))
 					continue;
 				kv = &s->kv[j];
-				file = s->file;
+				win = s;
 				exact = s->exact;
 			}
 		}
 		if (!kv)
 			continue;
 		snprintf(obj, sizeof(obj), "%s/%s", name, wq_attr_descs[a].name);
-		x = add(out, obj, name, wq_attr_descs[a].name, kv, file);
+		x = add(out, obj, name, wq_attr_descs[a].name, kv, win->file);
 		if (!x) {
 			wq_info_clear(&wi);
 			return -ENOMEM;
@@ -184,6 +189,11 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 		wq_attr_path(path, sizeof(path), name, wq_attr_descs[a].name);
 		x->path = strdup(path);
 		x->current = wi.raw[a] ? strdup(wi.raw[a]) : NULL;
+		if (win->off_kernel) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			continue;
+		}
 		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
 		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a))))
 			x->status = WQ_SET_UNSUPPORTED;
@@ -283,9 +293,12 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 				r = -ENOMEM;
 				break;
 			}
-			x->status = WQ_SET_ABSENT;
+			/* outside the profile's kernels, a section that reaches nothing is expected to */
+			x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
 			snprintf(x->why, sizeof(x->why), "%s",
-				 s->nowner ? "no workqueue with a matching owner" : "no workqueue matches");
+				 s->off_kernel ? s->off_kernel
+				 : s->nowner   ? "no workqueue with a matching owner"
+					       : "no workqueue matches");
 		}
 	}
 	for (size_t k = 0; k < n && r == 0; k++)
@@ -406,6 +419,52 @@ void wq_journal_drop(struct wq_journal *j, size_t i)
 	free(j->e[i].written);
 	memmove(&j->e[i], &j->e[i + 1], sizeof(*j->e) * (j->n - i - 1));
 	j->n--;
+}
+
+static size_t journal_drop_wq(struct wq_journal *j, const char *prefix)
+{
+	size_t dropped = 0, len = strlen(prefix);
+
+	for (size_t i = 0; i < j->n;) {
+		if (!strncmp(j->e[i].path, prefix, len)) {
+			wq_journal_drop(j, i);
+			dropped++;
+		} else {
+			i++;
+		}
+	}
+	return dropped;
+}
+
+int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms)
+{
+	struct wq_journal j = {0};
+	char prefix[320];
+	int lock, r;
+
+	wq_attr_path(prefix, sizeof(prefix), wq, "");
+	/* Most removals concern workqueues wqctl never touched: no lock for those. */
+	r = wq_journal_read(ctx, &j);
+	if (r < 0)
+		return r;
+	r = (int)journal_drop_wq(&j, prefix);
+	wq_journal_free(&j);
+	if (r == 0)
+		return 0;
+	lock = wq_lock_take(ctx, wait_ms);
+	if (lock < 0)
+		return lock;
+	r = wq_journal_read(ctx, &j);
+	if (r == 0) {
+		size_t n = journal_drop_wq(&j, prefix);
+
+		r = n ? wq_journal_write(ctx, &j) : 0;
+		if (r == 0)
+			r = (int)n;
+	}
+	wq_journal_free(&j);
+	wq_lock_release(lock);
+	return r;
 }
 
 /* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */

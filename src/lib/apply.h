@@ -78,5 +78,12 @@ void wq_journal_free(struct wq_journal *j);
 int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written);
 /* Drop an entry (restored or given up). */
 void wq_journal_drop(struct wq_journal *j, size_t i);
+/*
+ * Forget the entries of a workqueue that is gone (its udev remove event):
+ * a later workqueue of the same name is another instance, whose originals
+ * are its own. Takes the lock only when there is something to drop. The
+ * number of entries dropped, or -errno.
+ */
+int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms);
 
 #endif

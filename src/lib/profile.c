@@ -129,6 +129,8 @@ struct parse {
 	char *desc;
 	char *include;
 	int include_line;
+	char *kernels;
+	int kernels_line;
 	bool in_profile;
 };
 
@@ -158,6 +160,7 @@ static void sect_free(struct wq_psect *s)
 	free(s->kv);
 	free(s->owner);
 	free(s->pattern);
+	free(s->off_kernel);
 }
 
 static int add_kv(struct wq_pkv **v, size_t *n, const char *key, const char *value, int line)
@@ -347,8 +350,20 @@ static int handler(void *user, const char *section, const char *name, const char
 			free(p->include);
 			p->include = strdup(value);
 			p->include_line = p->line;
+		} else if (streq(name, "kernels")) {
+			struct wq_kver any = {0};
+
+			if (wq_kernels_match(value, &any) < 0) {
+				perr(p, p->line,
+				     "kernels: '%s' is not a range of kernel releases (e.g. 6.10-, 6.6-6.8, -6.5)",
+				     value);
+			} else {
+				free(p->kernels);
+				p->kernels = strdup(value);
+				p->kernels_line = p->line;
+			}
 		} else {
-			perr(p, p->line, "unknown key '%s' in [profile] (description, include)", name);
+			perr(p, p->line, "unknown key '%s' in [profile] (description, include, kernels)", name);
 		}
 		return 1;
 	}
@@ -537,6 +552,16 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 		path = NULL;
 		p.desc = NULL;
 	}
+	/* Outside its kernels, every setting of this profile (not of its includes) is unsupported. */
+	if (!p.bad && p.kernels && wq_kernels_match(p.kernels, &ctx->kver) == 0) {
+		for (size_t i = 0; i < p.nsects; i++) {
+			if (asprintf(&p.sects[i].off_kernel, "profile %s is for kernels %s; this is %s", name,
+				     p.kernels, ctx->kver.release) < 0) {
+				p.sects[i].off_kernel = NULL;
+				p.bad = true;
+			}
+		}
+	}
 	if (!p.bad && p.nsects) {
 		struct wq_psect *ns = realloc(set->s, sizeof(*ns) * (set->ns + p.nsects));
 
@@ -556,9 +581,62 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 	free(p.sects);
 	free(p.desc);
 	free(p.include);
+	free(p.kernels);
 	free(p.sect_name);
 	free(path);
 	return p.bad ? -EINVAL : 0;
+}
+
+static int kernels_bound(const char *s, size_t len, struct wq_kver *kv)
+{
+	char buf[32];
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)buf[i]) && buf[i] != '.')
+			return -EINVAL;
+	return wq_kver_parse(buf, kv);
+}
+
+int wq_kernels_match(const char *range, const struct wq_kver *kv)
+{
+	const char *dash = strchr(range, '-');
+	struct wq_kver lo = {0}, hi = {0};
+	bool has_lo, has_hi, hi_patch;
+	size_t hilen;
+
+	while (isspace((unsigned char)*range))
+		range++;
+	if (!dash) {
+		/* one series: 6.12 is 6.12-6.12 */
+		if (kernels_bound(range, strcspn(range, " \t"), &lo) < 0 || range[strcspn(range, " \t")])
+			return -EINVAL;
+		hi = lo;
+		has_lo = has_hi = true;
+		hi_patch = strchr(strchr(range, '.') + 1, '.') != NULL;
+	} else {
+		has_lo = dash > range;
+		hilen = strlen(dash + 1);
+		has_hi = hilen > 0;
+		if ((!has_lo && !has_hi) || strchr(dash + 1, '-'))
+			return -EINVAL;
+		if (has_lo && kernels_bound(range, (size_t)(dash - range), &lo) < 0)
+			return -EINVAL;
+		if (has_hi && kernels_bound(dash + 1, hilen, &hi) < 0)
+			return -EINVAL;
+		hi_patch = has_hi && strchr(strchr(dash + 1, '.') + 1, '.') != NULL;
+	}
+	if (!kv->known)
+		return 1; /* an unknown kernel is not excluded */
+	if (has_lo && wq_kver_cmp(kv, lo.major, lo.minor, lo.patch) < 0)
+		return 0;
+	/* an upper bound without a patch level takes every release of its series */
+	if (has_hi && wq_kver_cmp(kv, hi.major, hi.minor, hi_patch ? hi.patch : 1 << 30) > 0)
+		return 0;
+	return 1;
 }
 
 int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char *const *names, size_t n,

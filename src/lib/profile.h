@@ -27,6 +27,8 @@ struct wq_psect {
 	size_t nkv;
 	const char *file; /* owned by the set */
 	int line;
+	/* set when the profile's 'kernels' range excludes this kernel: why (malloc'ed) */
+	char *off_kernel;
 };
 
 struct wq_pset {
@@ -57,6 +59,12 @@ bool wq_profile_name_is_valid(const char *name);
 int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char *const *names, size_t n,
 		 struct wq_pset *set);
 void wq_pset_free(struct wq_pset *set);
+/*
+ * A profile's 'kernels' range: "6.10-", "6.6-6.8", "-6.5" or one series
+ * "6.12" (an upper bound without a patch level takes every 6.8.y). 1 when
+ * kv lies inside, 0 outside, -EINVAL for a malformed range.
+ */
+int wq_kernels_match(const char *range, const struct wq_kver *kv);
 
 /* The active profile names from the active-profiles file below root. 0, -ENOENT or -errno. */
 int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n);

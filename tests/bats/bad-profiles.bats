@@ -121,3 +121,13 @@ W='[workqueue writeback]'
 	assert_output --partial "journal:1: malformed journal line"
 	assert_equal "$(tree_sum)" "$BEFORE"
 }
+
+# --- the 'kernels' range of [profile] ------------------------------------------------
+K="is not a range of kernel releases (e.g. 6.10-, 6.6-6.8, -6.5)"
+@test "kernels: a major number alone" { printf '[profile]\nkernels = 6\n' | refused 2 "kernels: '6' $K"; }
+@test "kernels: a word" { printf '[profile]\nkernels = latest\n' | refused 2 "kernels: 'latest' $K"; }
+@test "kernels: a dash alone" { printf '[profile]\nkernels = -\n' | refused 2 "kernels: '-' $K"; }
+@test "kernels: two dashes" { printf '[profile]\nkernels = 6.6-6.8-6.9\n' | refused 2 "kernels: '6.6-6.8-6.9' $K"; }
+@test "kernels: blanks around the dash" { printf '[profile]\nkernels = 6.6 - 6.8\n' | refused 2 "kernels: '6.6 - 6.8' $K"; }
+@test "kernels: a local suffix in a bound" { printf '[profile]\nkernels = 6.1.0-57-amd64\n' | refused 2 "kernels: '6.1.0-57-amd64' $K"; }
+@test "kernels: an empty value" { printf '[profile]\nkernels =\n' | refused 2 "kernels: '' $K"; }

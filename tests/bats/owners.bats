@@ -285,3 +285,54 @@ P10=/sys/devices/pci0000:00/0000:00:10.0
 	assert_failure 2
 	assert_output --partial "owner: need one WORKQUEUE"
 }
+
+@test "apply --udev for a SCSI target (an iSCSI login) applies to its host's workqueues" {
+	printf '[workqueue scsi_*]\nmax_active = 3\n' | prof p
+	run env ACTION=add SUBSYSTEM=scsi DEVPATH=/devices/pci0000:00/0000:00:10.0/host2/target2:0:0 \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val scsi_tmf_2/max_active)" 3
+	assert_equal "$(val scsi_wq_2/max_active)" 3
+	# a LUN of that target (2:0:0:0) is not the login: nothing written
+	printf '[workqueue scsi_*]\nmax_active = 4\n' | prof p
+	run env ACTION=add SUBSYSTEM=scsi DEVPATH=/devices/pci0000:00/0000:00:10.0/host2/target2:0:0/2:0:0:0 \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_output ""
+	assert_equal "$(val scsi_tmf_2/max_active)" 3
+}
+
+@test "a workqueue's udev remove event drops its journal entries, and only its own" {
+	printf '[workqueue kcryptd-*]\nnice = -3\n[workqueue writeback]\nnice = 4\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	j=$ROOT/run/wqctl/journal
+	# two kcryptd-253:0-* (a table reload), one kcryptd-253:1-1 and writeback: 4 entries
+	assert_equal "$(wc -l <"$j")" 4
+	# the device goes: its workqueue directory first, then the event
+	rm -rf "$(WQDIR)/kcryptd-253:0-1"
+	run env ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/kcryptd-253:0-1 \
+		"$WQCTL" --sysroot "$ROOT" -v apply --udev
+	assert_success
+	assert_output --partial "kcryptd-253:0-1: removed; 1 journal entries dropped"
+	assert_equal "$(wc -l <"$j")" 3
+	run grep -c 'kcryptd-253:0-1/' "$j"
+	assert_output 0
+	# the device's other instance (kcryptd-253:0-2, a table reload) keeps its entry
+	assert_equal "$(grep -c 'kcryptd-253:0-2/' "$j")" 1
+	# revert then restores everything that is left and trips over nothing
+	run wq revert
+	assert_success
+	assert_output ""
+	assert_equal "$(val kcryptd-253:0-2/nice)" 0
+	assert_equal "$(val writeback/nice)" 0
+	[ ! -e "$j" ]
+}
+
+@test "a remove event for a workqueue wqctl never touched takes no lock and writes nothing" {
+	run env ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback \
+		"$WQCTL" --sysroot "$ROOT" apply --udev
+	assert_success
+	assert_output ""
+	[ ! -e "$ROOT/run/wqctl" ]
+}

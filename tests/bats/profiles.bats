@@ -41,7 +41,7 @@ bad_profile() {
 	run wqp verify --profile snap
 	assert_success
 	refute_output --partial drift
-	assert_line --regexp '^writeback/max_active +ok +1024 +1024$'
+	assert_line --regexp '^writeback/max_active +ok +1024 +1024 +-$'
 }
 
 @test "later profiles override earlier ones" {
@@ -117,7 +117,7 @@ bad_profile() {
 	assert_line one
 	run wqp verify
 	assert_equal "$status" 3
-	assert_line --regexp '^writeback/max_active +drift +21 +1024$'
+	assert_line --regexp '^writeback/max_active +drift +21 +1024 +-$'
 	run wqp apply
 	assert_success
 	assert_equal "$(val writeback/max_active)" 21
@@ -269,8 +269,15 @@ bad_profile() {
 		for k in 6.1.0 6.8.0 6.18.0; do
 			use_tree "$d" "$k"
 			for p in numa-local legacy-numa cpu-partitioning storage-sane-limits; do
+				# each profile's 'kernels' line: affinity scopes from 6.6, kcryptd in sysfs from 6.10
+				want=0
+				case $p:$k in numa-local:6.1.0 | legacy-numa:6.1.0 | storage-sane-limits:6.[18].0) want=3 ;; esac
 				run wq --profile-dir "$TOP/profiles" check --strict --profile "$p"
-				assert_equal "$d $k $p: $status" "$d $k $p: 0"
+				assert_equal "$d $k $p: $status" "$d $k $p: $want"
+				if [ "$want" = 3 ]; then
+					run wq --profile-dir "$TOP/profiles" check --profile "$p" -r -n -o SEVERITY,CODE
+					assert_line "warning profile-kernels"
+				fi
 			done
 		done
 	done
@@ -292,4 +299,50 @@ storage-sane-limits"
 	run wq apply --boot
 	assert_success
 	assert_output "wqctl: boot: no active profiles, nothing to apply"
+}
+
+@test "kernels: outside the range every setting of that profile is unsupported, with the reason" {
+	printf '[profile]\nkernels = 6.10-\n[global]\ndefault_affinity_scope = numa\n[workqueue writeback]\nnice = 3\n[workqueue zz*]\nnice = 1\n' | prof new
+	printf '[profile]\ninclude = new\nkernels = -6.8\n[workqueue blkcg_punt_bio]\nnice = 2\n' | prof old
+	use_tree vmware_fpe 6.8.4
+	BEFORE=$(tree_sum)
+	run wqp verify --profile new -P -o TARGET,STATUS,REASON
+	assert_success
+	r='REASON="profile new is for kernels 6.10-; this is 6.8.4"'
+	assert_line "TARGET=\"default_affinity_scope\" STATUS=\"unsupported\" $r"
+	assert_line "TARGET=\"writeback/nice\" STATUS=\"unsupported\" $r"
+	# a section that would reach nothing is expected to outside its kernels: not 'absent'
+	assert_line "TARGET=\"zz*\" STATUS=\"unsupported\" $r"
+	run wqp apply --profile new
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# the range is the including profile's own: its include keeps its own range
+	run wqp apply --profile old
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 2
+	assert_equal "$(val writeback/nice)" 0
+	run wqp check --profile old -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning profile-kernels $PD/new.conf"
+	refute_line --partial "$PD/old.conf"
+	# inside the range (6.18) the same profile applies
+	use_tree vmware_fpe 6.18.0
+	run wqp apply --profile new
+	assert_success
+	assert_equal "$(val writeback/nice)" 3
+	run wqp verify --profile old -r -n -o TARGET,STATUS
+	assert_line "blkcg_punt_bio/nice unsupported"
+	assert_line "writeback/nice ok"
+}
+
+@test "kernels: bounds as written (6.6-6.8 takes 6.8.12, not 6.9; a patch-level bound is exact)" {
+	printf '[profile]\nkernels = 6.6-6.8\n[workqueue writeback]\nnice = 3\n' | prof b
+	printf '[profile]\nkernels = 6.6.25-6.6.30\n[workqueue writeback]\nnice = 3\n' | prof c
+	printf '[profile]\nkernels = 6.12\n[workqueue writeback]\nnice = 3\n' | prof d
+	for k in 6.5.9:b:unsupported 6.6.0:b:ok 6.8.12:b:ok 6.9.0:b:unsupported \
+		6.6.24:c:unsupported 6.6.25:c:ok 6.6.30:c:ok 6.6.31:c:unsupported \
+		6.11.0:d:unsupported 6.12.95:d:ok 6.13.0:d:unsupported; do
+		IFS=: read -r rel p want <<<"$k"
+		run wqp --kernel "$rel" verify --profile "$p" -r -n -o STATUS
+		case $want in ok) assert_equal "$rel $p: $output" "$rel $p: drift" ;; *) assert_equal "$rel $p: $output" "$rel $p: $want" ;; esac
+	done
 }
