@@ -7,7 +7,7 @@
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	char chain[256], why[256];
+	char chain[1024], why[400];
 	int node;
 
 	if (argc != 2) {

@@ -32,7 +32,7 @@ struct wq_setting {
 	char *current; /* as read */
 	enum wq_vtype type;
 	enum wq_setting_status status;
-	char why[320];
+	char why[480];
 	const char *file;
 	int line;
 };

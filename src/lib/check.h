@@ -13,7 +13,7 @@ struct wq_finding {
 	enum wq_severity severity;
 	const char *code; /* stable kebab-case identifier */
 	char target[96];
-	char message[400];
+	char message[640];
 };
 
 typedef void (*wq_finding_fn)(void *data, const struct wq_finding *f);

@@ -73,73 +73,96 @@ const char *wq_owner_format(const struct wq_owner *o, char *buf, size_t size)
 
 static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t size);
 
-/*
- * Collapse "a/b/../c" and "./" in a root-relative path, in place (the result
- * is never longer than the input). 0, or -ENAMETOOLONG past 128 components.
- */
-static int normalize(char *path)
-{
-	_cleanup_free_ char *out = malloc(strlen(path) + 1);
-	char *parts[128], *save = NULL, *tok;
-	size_t o = 0;
-	int n = 0;
-
-	if (!out)
-		return -ENOMEM;
-	for (tok = strtok_r(path, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			if (n)
-				n--;
-			continue;
-		}
-		if (n == (int)ARRAY_SIZE(parts))
-			return -ENAMETOOLONG;
-		parts[n++] = tok;
-	}
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(parts[i]);
-
-		memcpy(out + o, parts[i], l);
-		o += l;
-		if (i + 1 < n)
-			out[o++] = '/';
-	}
-	out[o] = '\0';
-	memcpy(path, out, o + 1);
-	return 0;
-}
-
 int wq_owner_link_target(struct wq_ctx *ctx, const char *rel, char *out, size_t size)
 {
 	return resolve_link(ctx, rel, out, size);
 }
 
-/* Resolve a symlink below the root to a root-relative path. 0 or -errno. */
+/*
+ * The canonical form of a root-relative directory: every component that is a
+ * symlink replaced by what it points to, as the kernel resolves it. A link's
+ * relative target is relative to the directory that really holds the link:
+ * sys/class/net/eth0 is a link, so eth0/device (../../../0000:61:00.0) must be
+ * read from sys/devices/.../net/eth0, not from sys/class/net/eth0. 0 or -errno.
+ */
+static int canonical_dir(struct wq_ctx *ctx, const char *rel, char *out, size_t size)
+{
+	char rest[1700], cur[1700] = "", target[512], tmp[1700];
+	int hops = 0;
+
+	if (snprintf(rest, sizeof(rest), "%s", rel) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	for (char *p = rest; *p;) {
+		char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		int r;
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			p += len + (slash ? 1 : 0);
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			/* cur is canonical: its parent is one component less (never above the root) */
+			char *up = strrchr(cur, '/');
+
+			if (up)
+				*up = '\0';
+			else
+				cur[0] = '\0';
+			p += len + (slash ? 1 : 0);
+			continue;
+		}
+		if ((r = snprintf(tmp, sizeof(tmp), "%s%s%.*s", cur, *cur ? "/" : "", (int)len, p)) < 0 ||
+		    (size_t)r >= sizeof(cur))
+			return -ENAMETOOLONG;
+		p += len + (slash ? 1 : 0);
+		if (wq_root_readlink(ctx->root, tmp, target, sizeof(target)) < 0) {
+			snprintf(cur, sizeof(cur), "%s", tmp);
+			continue;
+		}
+		if (++hops > 40)
+			return -ELOOP;
+		/* the link's target, then whatever is left of the path */
+		r = target[0] == '/' ? snprintf(tmp, sizeof(tmp), "%s/%s", target + 1, p)
+				     : snprintf(tmp, sizeof(tmp), "%s%s%s/%s", cur, *cur ? "/" : "", target, p);
+		if (r < 0 || (size_t)r >= sizeof(rest))
+			return -ENAMETOOLONG;
+		snprintf(rest, sizeof(rest), "%s", tmp);
+		cur[0] = '\0';
+		p = rest;
+	}
+	if (strlen(cur) >= size)
+		return -ENAMETOOLONG;
+	snprintf(out, size, "%s", cur);
+	return 0;
+}
+
+/* Resolve a symlink below the root to a canonical root-relative path. 0 or -errno. */
 static int resolve_link(struct wq_ctx *ctx, const char *rel, char *out, size_t size)
 {
-	char target[512], tmp[1100];
-	const char *slash;
+	char target[512], parent[1100], tmp[1700];
+	const char *slash = strrchr(rel, '/');
 	int r = wq_root_readlink(ctx->root, rel, target, sizeof(target));
 
 	if (r < 0)
 		return r;
-	if (target[0] == '/') {
-		r = snprintf(tmp, sizeof(tmp), "%s", target + 1);
+	if (slash && (r = snprintf(tmp, sizeof(tmp), "%.*s", (int)(slash - rel), rel)) >= 0 &&
+	    (size_t)r < sizeof(parent)) {
+		r = canonical_dir(ctx, tmp, parent, sizeof(parent));
+		if (r < 0)
+			return r;
 	} else {
-		slash = strrchr(rel, '/');
-		r = snprintf(tmp, sizeof(tmp), "%.*s/%s", slash ? (int)(slash - rel) : 0, rel, target);
+		parent[0] = '\0';
 	}
+	if (target[0] == '/')
+		r = snprintf(tmp, sizeof(tmp), "%s", target + 1);
+	else
+		r = snprintf(tmp, sizeof(tmp), "%s%s%s", parent, *parent ? "/" : "", target);
 	if (r < 0 || (size_t)r >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	r = normalize(tmp);
-	if (r < 0)
-		return r;
-	if (strlen(tmp) >= size)
-		return -ENAMETOOLONG;
-	snprintf(out, size, "%s", tmp);
-	return 0;
+	/* the target itself may go through links (sys/dev/block/M:m -> ../../devices/...) */
+	r = canonical_dir(ctx, tmp, out, size);
+	return r;
 }
 
 /* Add a line to the trail of how the owner and its node were found (best effort). */
@@ -465,7 +488,8 @@ static int sysfs_prop(struct wq_ctx *ctx, struct wq_owner_info *oi, const char *
 	return add_prop(oi, key, buf);
 }
 
-static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size);
+static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size, char *conn,
+		      size_t connsz);
 
 int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *oi)
 {
@@ -517,7 +541,7 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 		if (r == 0)
 			r = sysfs_prop(ctx, oi, "dm/uuid", "DM_UUID");
 	} else {
-		char addr[64], chain[256], why[200], from[640];
+		char addr[64], conn[64], chain[1024], why[400], from[640];
 
 		oi->node = walk_node(ctx, oi->devpath, from, sizeof(from));
 		if (oi->node >= 0)
@@ -525,8 +549,11 @@ int wq_owner_resolve(struct wq_ctx *ctx, const char *wq, struct wq_owner_info *o
 		else
 			step(oi, "/%s: no numa_node from it up to /sys/devices", oi->devpath);
 		/* iSCSI: the node of the network device that carries the connection (netlink, live only). */
-		if (oi->node < 0 && iscsi_peer(ctx, oi, addr, sizeof(addr)) == 0) {
-			step(oi, "iSCSI connection to %s", addr);
+		if (oi->node < 0 && iscsi_peer(ctx, oi, addr, sizeof(addr), conn, sizeof(conn)) == 0) {
+			unsigned int sid = 0, cid = 0;
+
+			sscanf(conn, "connection%u:%u", &sid, &cid);
+			step(oi, "iSCSI session%u, %s to %s", sid, conn, addr);
 			oi->node = wq_net_node(ctx, addr, chain, sizeof(chain), why, sizeof(why));
 			if (chain[0])
 				step(oi, "route to %s: %s", addr, chain);
@@ -548,7 +575,9 @@ struct netwalk {
 	struct nl_cache *links;
 	unsigned long long nodes;
 	bool unknown;
-	char chain[256];
+	char chain[1024];
+	char leaves[256]; /* the devices at the bottom, for the one-line reason */
+	int nleaves;
 };
 
 static void chain_add(struct netwalk *w, const char *s)
@@ -574,7 +603,7 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 	struct rtnl_link *l = L->rtnl_link_get(w->links, ifindex);
 	const char *name, *type;
 	bool lower = false;
-	char buf[160], dev[600];
+	char buf[800], dev[600];
 	struct nl_object *obj;
 
 	if (!l || depth > 8) {
@@ -610,18 +639,31 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 
 		snprintf(link, sizeof(link), "sys/class/net/%s/device", name);
 		if (resolve_link(w->ctx, link, dev, sizeof(dev)) == 0) {
-			int n = walk_node(w->ctx, dev, NULL, 0);
+			char from[640] = "";
+			int n = walk_node(w->ctx, dev, from, sizeof(from));
 
-			snprintf(buf, sizeof(buf), "%s(node %d)", name, n);
+			/* which file said so: the PCI function's numa_node, above the virtio or USB device */
+			if (from[0])
+				snprintf(buf, sizeof(buf), "%s(node %d from /%s)", name, n, from);
+			else
+				snprintf(buf, sizeof(buf), "%s(node %d: no numa_node above /%s)", name, n, dev);
 			if (n >= 0 && n < 64)
 				w->nodes |= 1ULL << n;
 			else
 				w->unknown = true;
+			snprintf(dev, sizeof(dev), n >= 0 ? "%s (node %d)" : "%s", name, n);
 		} else {
 			snprintf(buf, sizeof(buf), "%s(virtual)", name);
 			w->unknown = true;
+			snprintf(dev, sizeof(dev), "%s (virtual)", name);
 		}
 		chain_add(w, buf);
+		{
+			size_t len = strlen(w->leaves);
+
+			snprintf(w->leaves + len, sizeof(w->leaves) - len, "%s%s", len ? ", " : "", dev);
+			w->nleaves++;
+		}
 	}
 	L->rtnl_link_put(l);
 }
@@ -664,9 +706,11 @@ int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chains
 	if (__builtin_popcountll(w.nodes) == 1 && !w.unknown)
 		node = __builtin_ctzll(w.nodes);
 	else if (__builtin_popcountll(w.nodes) > 1)
-		snprintf(why, whysz, "%s reaches devices on several NUMA nodes (%s)", addr, w.chain);
+		snprintf(why, whysz, "%s is reached through devices on several NUMA nodes: %s", addr, w.leaves);
+	else if (w.nleaves == 1)
+		snprintf(why, whysz, "the route to %s goes through %s, which reports no NUMA node", addr, w.leaves);
 	else
-		snprintf(why, whysz, "no device on the way to %s reports a NUMA node (%s)", addr, w.chain);
+		snprintf(why, whysz, "no device on the way to %s reports a NUMA node: %s", addr, w.leaves);
 out:
 	if (route)
 		L->rtnl_route_put(route);
@@ -678,8 +722,9 @@ out:
 	return node;
 }
 
-/* The peer address of an iSCSI session's first connection, or of a host's first session. */
-static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size)
+/* The peer address of an iSCSI session's first connection, or of a host's first session; conn gets its name. */
+static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *addr, size_t size, char *conn,
+		      size_t connsz)
 {
 	_cleanup_closedir_ DIR *d = wq_root_opendir(ctx->root, "sys/class/iscsi_connection");
 	struct dirent *de;
@@ -706,8 +751,10 @@ static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *
 			   strncmp(target, host_dir, strlen(host_dir))))
 			continue;
 		snprintf(path, sizeof(path), "%s/address", link);
-		if (wq_root_read_buf(ctx->root, path, addr, size) > 0)
+		if (wq_root_read_buf(ctx->root, path, addr, size) > 0) {
+			snprintf(conn, connsz, "connection%u:%u", s, c);
 			return 0;
+		}
 	}
 	return -ENOENT;
 }

@@ -31,7 +31,7 @@ struct wq_owner_info {
 	char link[128]; /* root-relative link the device was found by (sys/dev/block/MAJ:MIN, ...) */
 	char dbid[96]; /* its udev database id (bMAJ:MIN, +scsi_host:hostN, ...) */
 	int node; /* NUMA node, -1 unknown */
-	char node_why[200]; /* why node is -1 (several nodes, none reported) */
+	char node_why[400]; /* why node is -1 (several nodes, none reported) */
 	struct wq_owner_prop *props;
 	size_t nprops;
 	char **steps; /* how the device and its node were found, one step a line */

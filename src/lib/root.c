@@ -347,6 +347,7 @@ static int open_parent(const struct wq_root *root, const char *rel, char **base)
 		int e = *base ? -EINVAL : -ENOMEM;
 
 		free(*base);
+		*base = NULL; /* the caller's cleanup frees it too */
 		close(fd);
 		return e;
 	}

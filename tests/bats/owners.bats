@@ -248,7 +248,7 @@ P10=/sys/devices/pci0000:00/0000:00:10.0
 	run wq owner iscsi_q_5
 	assert_success
 	assert_line "            /sys/devices/platform/host5/scsi_host/host5: no numa_node from it up to /sys/devices"
-	assert_line "            iSCSI connection to 192.0.2.10"
+	assert_line "            iSCSI session1, connection1:0 to 192.0.2.10"
 	assert_line "node:       - ('cpumask = local' is skipped: a route lookup needs the live system)"
 }
 

@@ -71,4 +71,11 @@ teardown_file() {
 	run "$WQCTL" net-node 192.0.2.1
 	assert_success
 	assert_output --partial "path:    $dev("
+	# a physical NIC: /sys/class/net/DEV is itself a link, and DEV/device is relative to where it
+	# really lives; the node comes from the first numa_node above the device, found here by the shell
+	[ -e "/sys/class/net/$dev/device" ] || skip "$dev has no device (virtual)"
+	d=$(readlink -f "/sys/class/net/$dev/device")
+	while [ "$d" != /sys/devices ] && [ ! -e "$d/numa_node" ]; do d=${d%/*}; done
+	[ -e "$d/numa_node" ] || skip "no numa_node above $dev's device"
+	assert_output --partial "path:    $dev(node $(cat "$d/numa_node") from $d/numa_node)"
 }
