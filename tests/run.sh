@@ -145,6 +145,11 @@ tier_package() {
 		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish; do
 		test -e "$f" || { echo "missing $f"; exit 1; }; done; grep -q "/usr/sbin/wqctl apply --udev" /lib/udev/rules.d/60-wqctl.rules'
 	t "man wqctl renders from the package" bash -c 'MANWIDTH=80 man wqctl | grep -q "inspect and tune"'
+	# a dump has no vendor profiles: --sysroot keeps the package's own
+	t "installed wqctl: --sysroot of a dump still lists the package's profiles" bash -c '
+		d=$(mktemp -d) && /usr/sbin/wqctl dump "$d/dump" >/dev/null && [ ! -e "$d/dump/usr/lib/wqctl" ] &&
+		out=$(/usr/sbin/wqctl --sysroot "$d/dump" profile list -r -n -o NAME,SOURCE) && rm -rf "$d" &&
+		echo "$out" | grep -qx "numa-local /usr/lib/wqctl/profiles/numa-local.conf"'
 	t "systemd-analyze verify: the installed unit" systemd-analyze verify /lib/systemd/system/wqctl.service
 	# udevadm test simulates the rules (it runs no RUN program and needs no udevd)
 	t "udevadm test: a workqueue add event runs the installed wqctl" bash -c '

@@ -83,6 +83,8 @@ struct out {
  */
 int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t ncols, const char *defaults,
 	     const char *envvar, const char *json_name);
+/* Add column id after the selected ones (before the first line), unless shown already. 0 or EXIT_FAIL. */
+int out_add_column(struct out *o, int id);
 struct libscols_line *out_line(struct out *o);
 /* Set column id (index into colinfo) of a line; NULL value = "-" (JSON null). */
 void out_set(struct out *o, struct libscols_line *ln, int id, const char *value);

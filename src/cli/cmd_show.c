@@ -26,6 +26,7 @@ enum {
 	COL_NUMA,
 	COL_PATH,
 	COL_OWNER_NODE,
+	COL_OWNER_NODE_REASON,
 };
 
 static const struct colinfo cols[] = {
@@ -45,6 +46,8 @@ static const struct colinfo cols[] = {
     [COL_PATH] = {"PATH", 0.2, 0, SCOLS_JSON_STRING, "sysfs directory"},
     [COL_OWNER_NODE] = {"OWNER_NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			"NUMA node of the owner device (what 'local' means)"},
+    [COL_OWNER_NODE_REASON] = {"OWNER_NODE_REASON", 0.2, 0, SCOLS_JSON_STRING,
+				"why the owner device has no NUMA node ('cpumask = local' is skipped)"},
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
@@ -78,7 +81,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 	out_set(o, ln, COL_NAME, wi->name);
 	out_set(o, ln, COL_KIND, wi->unbound ? "unbound" : "percpu");
 	/* Unknown or absent values are "-" (null in JSON), never blank. */
-	for (int id = COL_MAX_ACTIVE; id <= COL_OWNER_NODE; id++)
+	for (int id = COL_MAX_ACTIVE; id <= COL_OWNER_NODE_REASON; id++)
 		out_set(o, ln, id, NULL);
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
 		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
@@ -116,12 +119,15 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 		wq_owner_from_name(wi->name, &ow);
 		out_set(o, ln, COL_OWNER, wq_owner_format(&ow, buf, sizeof(buf)));
 	}
-	if (out_has(o, COL_OWNER_NODE)) {
+	if (out_has(o, COL_OWNER_NODE) || out_has(o, COL_OWNER_NODE_REASON)) {
 		struct wq_owner_info oi;
 
 		wq_owner_resolve(ctx, wi->name, &oi);
 		if (oi.node >= 0)
 			out_setf(o, ln, COL_OWNER_NODE, "%d", oi.node);
+		else
+			out_set(o, ln, COL_OWNER_NODE_REASON,
+				oi.o.kind == WQ_OWNER_NONE ? "the workqueue has no owner device" : oi.node_why);
 		wq_owner_info_clear(&oi);
 	}
 	if (out_has(o, COL_PATH)) {
@@ -147,8 +153,13 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (cli->list_columns)
 		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_COLUMNS", "workqueues");
-	if (rc)
+	/* JSON consumers get the reason beside a null owner_node */
+	if (rc == 0 && cli->json && out_has(&o, COL_OWNER_NODE))
+		rc = out_add_column(&o, COL_OWNER_NODE_REASON);
+	if (rc) {
+		out_free(&o);
 		return rc;
+	}
 	if (!cli_ctx(cli)) {
 		out_free(&o);
 		return EXIT_FAIL;

@@ -93,6 +93,20 @@ int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t 
 	return 0;
 }
 
+int out_add_column(struct out *o, int id)
+{
+	const struct colinfo *ci = &o->cols[id];
+	struct libscols_column *cl;
+
+	if (out_has(o, id))
+		return 0;
+	if (o->nmap >= ARRAY_SIZE(o->map) || !(cl = scols_table_new_column(o->tb, ci->name, ci->whint, ci->flags)))
+		return EXIT_FAIL;
+	scols_column_set_json_type(cl, ci->json_type);
+	o->map[o->nmap++] = id;
+	return 0;
+}
+
 struct libscols_line *out_line(struct out *o)
 {
 	return scols_table_new_line(o->tb, NULL);

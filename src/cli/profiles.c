@@ -16,9 +16,17 @@ int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < cnt; i++) {
-		/* --profile-dir is taken as given; the default path lives below the root. */
-		v[i] = cli->nprofile_dirs ? strdup(cli->profile_dirs[i])
-					  : wq_root_join(cli->ctx->root, wq_profile_default_dirs[i]);
+		/*
+		 * --profile-dir is taken as given. Of the default path, /etc and /run
+		 * live below the root; the vendor directory is the installed package's
+		 * (a dump has none: --sysroot DUMP check --profile numa-local works).
+		 */
+		if (cli->nprofile_dirs)
+			v[i] = strdup(cli->profile_dirs[i]);
+		else if (wq_profile_default_dirs[i][0] == '/')
+			v[i] = strdup(wq_profile_default_dirs[i]);
+		else
+			v[i] = wq_root_join(cli->ctx->root, wq_profile_default_dirs[i]);
 		if (!v[i]) {
 			cli_strv_free(v, i);
 			return -ENOMEM;

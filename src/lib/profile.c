@@ -427,8 +427,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
-static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, bool optional,
-		    const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set);
+static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, const char *file,
+		    bool optional, const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set);
 
 static int do_includes(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, struct parse *p, char **stack,
 		       int depth)
@@ -455,7 +455,8 @@ static int do_includes(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs
 			r = -EINVAL;
 			continue;
 		}
-		if (load_one(ctx, dirs, ndirs, tok, optional, p->file, p->include_line, stack, depth + 1, p->set) < 0)
+		if (load_one(ctx, dirs, ndirs, tok, NULL, optional, p->file, p->include_line, stack, depth + 1, p->set) <
+		    0)
 			r = -EINVAL;
 	}
 	return r;
@@ -472,8 +473,9 @@ static int append_string(char ***v, size_t n, char *s)
 	return 0;
 }
 
-static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, bool optional,
-		    const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set)
+/* name from the search path, or (file set) the profile in that file, named by its base name */
+static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, const char *file,
+		    bool optional, const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set)
 {
 	struct parse p = {.ctx = ctx, .set = set};
 	char *path = NULL;
@@ -498,18 +500,29 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 		wq_log(ctx, WQ_LOG_ERR, "%s:%d: includes nest deeper than %d", from_file, from_line, MAX_INCLUDE_DEPTH);
 		return -EINVAL;
 	}
-	r = wq_profile_find(ctx, dirs, ndirs, name, &path);
+	if (file) {
+		/* a path given on the command line: the host's file, relative to the working directory */
+		path = strdup(file);
+		r = path ? 0 : -ENOMEM;
+	} else {
+		r = wq_profile_find(ctx, dirs, ndirs, name, &path);
+	}
 	if (r < 0) {
 		const char *why = r == -ENXIO	 ? "profile is masked"
 				  : r == -ENOENT ? "no such profile"
 						 : wq_strerror(-r);
+
+		size_t len = strlen(name);
+		/* "--profile my.conf" meant a file: say how to name one */
+		bool file_like = r == -ENOENT && len > 5 && streq(name + len - 5, ".conf");
 
 		if (optional && r == -ENOENT)
 			return 0;
 		if (from_file)
 			wq_log(ctx, WQ_LOG_ERR, "%s:%d: include '%s': %s", from_file, from_line, name, why);
 		else
-			wq_log(ctx, WQ_LOG_ERR, "%s: %s", name, why);
+			wq_log(ctx, WQ_LOG_ERR, "%s: %s%s%s%s", name, why, file_like ? " (for a file, write ./" : "",
+			       file_like ? name : "", file_like ? ")" : "");
 		return -EINVAL;
 	}
 	p.file = path;
@@ -647,12 +660,29 @@ int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char
 
 	memset(set, 0, sizeof(*set));
 	for (size_t i = 0; i < n; i++) {
-		if (!wq_profile_name_is_valid(names[i])) {
-			wq_log(ctx, WQ_LOG_ERR, "%s: not a valid profile name", names[i]);
+		_cleanup_free_ char *base = NULL;
+		const char *file = NULL, *name = names[i];
+
+		if (strchr(names[i], '/')) {
+			/* a file: PATH/NAME.conf is profile NAME, its includes come from the search path */
+			const char *b = strrchr(names[i], '/') + 1;
+			size_t len = strlen(b);
+
+			if (len > 5 && streq(b + len - 5, ".conf"))
+				len -= 5;
+			base = strndup(b, len);
+			if (!base)
+				return -ENOMEM;
+			file = names[i];
+			name = base;
+		}
+		if (!wq_profile_name_is_valid(name)) {
+			wq_log(ctx, WQ_LOG_ERR, "%s: not a valid profile name%s", names[i],
+			       file ? " (a file's name, less .conf, names its profile)" : "");
 			r = -EINVAL;
 			continue;
 		}
-		if (load_one(ctx, dirs, ndirs, names[i], false, NULL, 0, stack, 0, set) < 0)
+		if (load_one(ctx, dirs, ndirs, name, file, false, NULL, 0, stack, 0, set) < 0)
 			r = -EINVAL;
 	}
 	return r;

@@ -336,3 +336,14 @@ P10=/sys/devices/pci0000:00/0000:00:10.0
 	assert_output ""
 	[ ! -e "$ROOT/run/wqctl" ]
 }
+
+@test "show -J -o OWNER_NODE says why a node is null (owner_node_reason)" {
+	run wq show -J -o NAME,OWNER_NODE kcryptd-253:0-1 kcryptd-253:1-1 writeback
+	assert_success
+	# dm-0 is on sda (node 1); dm-1 spans sdb (node 1) and sdc (node 2); writeback has no owner
+	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,OWNER_NODE kcryptd-253:0-1 kcryptd-253:1-1 writeback | tr -d ' \n'"
+	assert_output '{"workqueues":[{"name":"kcryptd-253:0-1","owner_node":1,"owner_node_reason":null},{"name":"kcryptd-253:1-1","owner_node":null,"owner_node_reason":"thedevicesunder253:1sitonseveralNUMAnodes"},{"name":"writeback","owner_node":null,"owner_node_reason":"theworkqueuehasnoownerdevice"}]}'
+	# the table shows the column only when asked
+	run wq show -o NAME,OWNER_NODE writeback
+	refute_output --partial REASON
+}

@@ -346,3 +346,25 @@ storage-sane-limits"
 		case $want in ok) assert_equal "$rel $p: $output" "$rel $p: drift" ;; *) assert_equal "$rel $p: $output" "$rel $p: $want" ;; esac
 	done
 }
+
+@test "--profile PATH: a file outside the search path, named by its base name; includes from the search path" {
+	mkdir -p "$BATS_TEST_TMPDIR/elsewhere"
+	printf '[workqueue blkcg_punt_bio]\nnice = 4\n' | prof base
+	printf '[profile]\ninclude = base\n[workqueue writeback]\nnice = 3\n' >"$BATS_TEST_TMPDIR/elsewhere/mine.conf"
+	run wqp apply --profile "$BATS_TEST_TMPDIR/elsewhere/mine.conf"
+	assert_success
+	assert_equal "$(val writeback/nice)" 3
+	assert_equal "$(val blkcg_punt_bio/nice)" 4
+	# relative to the working directory; verify names the file it read
+	cd "$BATS_TEST_TMPDIR"
+	run wqp verify --profile elsewhere/mine.conf -r -n -o TARGET,STATUS,SOURCE
+	assert_success
+	assert_line "writeback/nice ok elsewhere/mine.conf:4"
+	# without a '/' it is a name in the search path, and the error says how to name a file
+	run wqp apply --profile mine.conf
+	assert_equal "$status" 2
+	assert_output --partial "mine.conf: no such profile (for a file, write ./mine.conf)"
+	run wqp apply --profile ./nope.conf
+	assert_equal "$status" 2
+	assert_output --partial "./nope.conf: cannot open: No such file or directory"
+}

@@ -107,7 +107,7 @@ judge() { # krel log
 		is "$tag: iSCSI login $r: udev gave iscsi_q_N node 1's CPUs" "$(awk '{ print $3 }' <<<"$c")" \
 			"cpumask=$(nodemask 1)" "$c" "$(line ISCSI-SETUP)" "$(lines ISCSI-ERR)" "$(lines "HOOK-iscsi-$r" | head -5)"
 		o=$(lines "OWNER-$r")
-		chain=$(grep -c -e 'iSCSI session[0-9]*, connection[0-9:]* to 192.0.2.10' -e 'route to 192.0.2.10: .*(node 1)' -e '^node: *1 ' <<<"$o")
+		chain=$(grep -c -e 'iSCSI session[0-9]*, connection[0-9:]* to 192.0.2.10' -e 'route to 192.0.2.10: .*(node 1 from /sys/devices/.*/numa_node)' -e '^node: *1 ' <<<"$o")
 		is "$tag: login $r: wqctl owner shows session -> address -> route -> NIC -> node 1" "$chain" 3 "$o"
 		is "$tag: logout $r: iscsi_q_N gone, no journal entry left" \
 			"$(line "ISCSI-OUT $r" | awk '{ print $2, $3 }')" "gone=yes journal=0" "$(line "ISCSI-OUT $r")"
