@@ -51,7 +51,7 @@ _wqctl()
 	knob)
 		COMPREPLY=($(compgen -W "$(_wqctl_words knobs)" -- "$cur")) ;;
 	profile)
-		if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "list show use current" -- "$cur"))
+		if [[ -z $sub ]]; then COMPREPLY=($(compgen -W "list show use current off" -- "$cur"))
 		else COMPREPLY=($(compgen -W "$(_wqctl_words profiles)" -- "$cur")); fi ;;
 	dump)
 		COMPREPLY=($(compgen -d -- "$cur")) ;;

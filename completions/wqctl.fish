@@ -46,7 +46,7 @@ complete -c wqctl -n '__wqctl_using show get check snapshot explain set owner' -
 complete -c wqctl -n '__wqctl_using get' -a '(__wqctl_words attributes)'
 complete -c wqctl -n '__wqctl_using set' -a '(__wqctl_words attributes | string replace -r \'$\' =)'
 complete -c wqctl -n '__wqctl_using knob' -a '(__wqctl_words knobs)'
-complete -c wqctl -n '__wqctl_using profile' -a 'list show use current (__wqctl_words profiles)'
+complete -c wqctl -n '__wqctl_using profile' -a 'list show use current off (__wqctl_words profiles)'
 complete -c wqctl -n '__wqctl_using apply verify check' -l profile -r -a '(__wqctl_words profiles)'
 complete -c wqctl -n '__wqctl_using apply' -l workqueue -r -a '(__wqctl_words workqueues)'
 complete -c wqctl -n '__wqctl_using apply' -l udev

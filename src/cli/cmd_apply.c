@@ -13,7 +13,6 @@
 #include "plan_out.h"
 #include "profiles.h"
 
-#define LOCK_WAIT_MS 10000
 #define UDEV_LOCK_WAIT_MS 3000
 #define UDEV_MAX 4096
 
@@ -139,73 +138,6 @@ static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, si
 	*out = v;
 	*nout = cnt;
 	return v ? 0 : -ENOMEM;
-}
-
-/* Save originals, write, and restore both the system and the journal on failure. */
-static int transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
-{
-	struct wq_journal j = {0}, before = {0};
-	size_t failed = 0;
-	int lock, r, rc = EXIT_OK;
-	bool noop = true;
-
-	for (size_t i = 0; i < plan->n && noop; i++)
-		noop = wq_change_is_noop(&plan->c[i]);
-	if (noop) {
-		/* Nothing to write: no lock, no journal (the common udev event). */
-		for (size_t i = 0; i < plan->n; i++)
-			cli_info(cli, "%s: unchanged", plan->c[i].object);
-		return EXIT_OK;
-	}
-	lock = wq_lock_take(cli->ctx, wait_ms);
-	if (lock < 0) {
-		cli_err(cli, "run/wqctl/lock: %s",
-			lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
-		return EXIT_FAIL;
-	}
-	/* What was read before the lock may be stale: another apply or a revert may have run since. */
-	r = wq_plan_refresh(cli->ctx, plan, &failed);
-	if (r < 0) {
-		cli_err(cli, "%s: cannot read the current value: %s", plan->c[failed].object, wq_strerror(-r));
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (wq_journal_read(cli->ctx, &j) < 0 || wq_journal_read(cli->ctx, &before) < 0) {
-		cli_err(cli, "run/wqctl/journal: unreadable; refusing to change anything");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	for (size_t i = 0; i < plan->n; i++) {
-		struct wq_change *c = &plan->c[i];
-
-		r = wq_change_is_noop(c) ? 0 : wq_journal_note(&j, c->path, c->type, c->old, c->new);
-		if (r < 0) {
-			cli_err(cli, "%s: cannot journal the current value: %s", c->object,
-				r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	}
-	r = wq_journal_write(cli->ctx, &j);
-	if (r < 0) {
-		cli_err(cli, "run/wqctl/journal: cannot save original values: %s", wq_strerror(-r));
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (wq_plan_apply(cli->ctx, plan, &failed) < 0) {
-		plan_report_failure(cli, plan, failed);
-		wq_journal_write(cli->ctx, &before);
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	for (size_t i = 0; i < plan->n; i++)
-		cli_info(cli, "%s: %s", plan->c[i].object,
-			 plan->c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
-out:
-	wq_journal_free(&j);
-	wq_journal_free(&before);
-	wq_lock_release(lock);
-	return rc;
 }
 
 /* The boot unit's one line in the journal: which profiles, what was written. */
@@ -360,7 +292,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = dry ? plan_print(cli, &plan) : transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : LOCK_WAIT_MS);
+	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
 	if (boot)
 		boot_summary(cli, &set, &plan, rc);
 out:

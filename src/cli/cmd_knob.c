@@ -116,7 +116,6 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 {
 	struct wq_plan plan = {0};
 	int invalid = 0, rc;
-	size_t failed = 0;
 
 	for (int i = 0; i < n; i++) {
 		char *eq = strchr(args[i], '='), why[512];
@@ -154,14 +153,8 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 		wq_plan_free(&plan);
 		return EXIT_USAGE;
 	}
-	if (dry) {
-		rc = plan_print(cli, &plan);
-	} else if (wq_plan_apply(cli->ctx, &plan, &failed) < 0) {
-		plan_report_failure(cli, &plan, failed);
-		rc = EXIT_FAIL;
-	} else {
-		rc = EXIT_OK;
-	}
+	/* journaled like apply's writes, so that revert undoes them */
+	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS);
 	wq_plan_free(&plan);
 	return rc;
 }

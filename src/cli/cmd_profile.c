@@ -12,6 +12,7 @@
 
 #include "../lib/macro.h"
 #include "cli.h"
+#include "plan_out.h"
 #include "profiles.h"
 
 enum { COL_NAME, COL_SOURCE, COL_DESCRIPTION };
@@ -136,7 +137,7 @@ static int show(struct cli *cli, char **names, size_t n)
 	return EXIT_OK;
 }
 
-static int use(struct cli *cli, char **names, size_t n)
+static int use(struct cli *cli, char **names, size_t n, bool now)
 {
 	struct wq_pset set;
 	bool none;
@@ -157,7 +158,32 @@ static int use(struct cli *cli, char **names, size_t n)
 		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
 		return EXIT_FAIL;
 	}
+	if (now) {
+		/* the same as 'wqctl apply' right after (getopt starts over for it) */
+		char *argv[] = {(char *)"apply", NULL};
+
+		optind = 0;
+		return cmd_apply.run(cli, 1, argv);
+	}
+	cli_warn(cli, "profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now");
 	return EXIT_OK;
+}
+
+/* Deactivate the active set and restore what wqctl changed (as tuned-adm off). */
+static int off(struct cli *cli)
+{
+	int r;
+
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	r = wq_active_write(cli->ctx, NULL, 0);
+	if (r < 0) {
+		_cleanup_free_ char *p = wq_active_path(cli->ctx);
+
+		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	return cli_revert(cli);
 }
 
 static int current(struct cli *cli)
@@ -169,12 +195,12 @@ static int current(struct cli *cli)
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	r = wq_active_read(cli->ctx, &names, &n);
-	if (r == -ENOENT)
-		return EXIT_OK;
-	if (r < 0 && r != -EINVAL)
+	if (r < 0 && r != -EINVAL && r != -ENOENT)
 		cli_err(cli, "etc/wqctl/active-profiles: cannot read: %s", wq_strerror(-r));
-	if (r < 0)
+	if (r < 0 && r != -ENOENT)
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	if (n == 0 && isatty(STDOUT_FILENO))
+		cli_warn(cli, "no active profiles ('wqctl profile use NAME' sets them)");
 	for (size_t i = 0; i < n; i++)
 		printf("%s\n", names[i]);
 	cli_strv_free(names, n);
@@ -183,21 +209,32 @@ static int current(struct cli *cli)
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"now", no_argument, NULL, 'n'}, {NULL, 0, NULL, 0}};
 	const char *sub;
+	bool now = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'n') {
+			now = true;
+			continue;
+		}
 		cli_err(cli, "profile: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
 	if (cli->list_columns)
 		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
 	if (optind >= argc) {
-		cli_err(cli, "profile: need list, show, use or current");
+		cli_err(cli, "profile: need list, show, use, current or off");
 		return EXIT_USAGE;
 	}
 	sub = argv[optind++];
+	if (now && strcmp(sub, "use")) {
+		cli_err(cli, "profile %s: --now goes with 'use' only", sub);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(sub, "off") && optind == argc)
+		return off(cli);
 	if (!strcmp(sub, "list") && optind == argc)
 		return list(cli);
 	if (!strcmp(sub, "current") && optind == argc)
@@ -205,8 +242,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!strcmp(sub, "show"))
 		return show(cli, argv + optind, (size_t)(argc - optind));
 	if (!strcmp(sub, "use"))
-		return use(cli, argv + optind, (size_t)(argc - optind));
-	cli_err(cli, "profile: %s: unknown subcommand or unexpected argument (list, show, use, current)", sub);
+		return use(cli, argv + optind, (size_t)(argc - optind), now);
+	cli_err(cli, "profile: %s: unknown subcommand or unexpected argument (list, show, use, current, off)", sub);
 	return EXIT_USAGE;
 }
 
@@ -214,9 +251,11 @@ const struct cmd cmd_profile = {
     .name = "profile",
     .run = run,
     .summary = "list, show, activate profiles",
-    .usage = "list | show [NAME...] | use NAME... | current",
+    .usage = "list | show [NAME...] | use [--now] NAME... | current | off",
     .options = "  list         available profiles (NAME, SOURCE, DESCRIPTION)\n"
 	       "  show NAME    the merged sections of a profile and its includes, with their sources\n"
 	       "  use NAME...  validate and persist the active set (atomically)\n"
-	       "  current      print the active set\n",
+	       "  current      print the active set\n"
+	       "  off          deactivate the active set and restore what wqctl changed (revert)\n"
+	       "  --now        with use: apply the new set at once\n",
 };

@@ -9,23 +9,16 @@
 #include "../lib/apply.h"
 #include "../lib/macro.h"
 #include "../lib/plan.h"
+#include "../lib/profile.h"
 #include "cli.h"
 #include "plan_out.h"
+#include "profiles.h"
 
-static int run(struct cli *cli, int argc, char **argv)
+int cli_revert(struct cli *cli)
 {
-	static const struct option opts[] = {{NULL, 0, NULL, 0}};
 	struct wq_journal j = {0};
-	int c, lock, rc = EXIT_OK, restored = 0, left = 0;
+	int lock, rc = EXIT_OK, restored = 0, left = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		cli_err(cli, "revert: %s: unknown option", argv[optind - 1]);
-		return EXIT_USAGE;
-	}
-	if (optind < argc) {
-		cli_err(cli, "revert: %s: unexpected argument", argv[optind]);
-		return EXIT_USAGE;
-	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	lock = wq_lock_take(cli->ctx, 10000);
@@ -75,6 +68,40 @@ static int run(struct cli *cli, int argc, char **argv)
 	cli_info(cli, "revert: %d restored, %d left alone", restored, left);
 	wq_journal_free(&j);
 	wq_lock_release(lock);
+	return rc;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	char **active = NULL;
+	size_t nactive = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		cli_err(cli, "revert: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		cli_err(cli, "revert: %s: unexpected argument", argv[optind]);
+		return EXIT_USAGE;
+	}
+	rc = cli_revert(cli);
+	/* the values are back, but the profiles that set them are not off: say so */
+	if (rc == EXIT_OK && wq_active_read(cli->ctx, &active, &nactive) == 0 && nactive) {
+		char names[256] = "";
+
+		for (size_t i = 0; i < nactive; i++) {
+			size_t len = strlen(names);
+
+			snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", active[i]);
+		}
+		cli_warn(cli,
+			 "revert: the active profiles (%s) stay active: boot and hot-plug apply them again; "
+			 "'wqctl profile off' turns them off",
+			 names);
+	}
+	cli_strv_free(active, nactive);
 	return rc;
 }
 

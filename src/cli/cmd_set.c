@@ -45,7 +45,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	_cleanup_free_ char **targets = calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ struct pair *pairs = calloc((size_t)argc, sizeof(struct pair));
 	struct wq_plan plan = {0};
-	size_t ntargets = 0, npairs = 0, n = 0, failed = 0;
+	size_t ntargets = 0, npairs = 0, n = 0;
 	char **names = NULL;
 	bool dry = false;
 	int c, rc, invalid = 0, resolved;
@@ -163,15 +163,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = plan_print(cli, &plan);
 		goto out;
 	}
-	rc = wq_plan_apply(cli->ctx, &plan, &failed);
-	if (rc < 0) {
-		plan_report_failure(cli, &plan, failed);
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	for (size_t i = 0; i < plan.n; i++)
-		cli_info(cli, "%s: %s", plan.c[i].object, plan.c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
-	rc = EXIT_OK;
+	/* journaled like apply's writes, so that revert undoes them */
+	rc = plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS);
 out:
 	wq_plan_free(&plan);
 	return rc;

@@ -47,7 +47,7 @@ static const struct colinfo cols[] = {
     [COL_OWNER_NODE] = {"OWNER_NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 			"NUMA node of the owner device (what 'local' means)"},
     [COL_OWNER_NODE_REASON] = {"OWNER_NODE_REASON", 0.2, 0, SCOLS_JSON_STRING,
-				"why the owner device has no NUMA node ('cpumask = local' is skipped)"},
+			       "why the owner device has no NUMA node ('cpumask = local' is skipped)"},
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"

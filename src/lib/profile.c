@@ -455,8 +455,8 @@ static int do_includes(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs
 			r = -EINVAL;
 			continue;
 		}
-		if (load_one(ctx, dirs, ndirs, tok, NULL, optional, p->file, p->include_line, stack, depth + 1, p->set) <
-		    0)
+		if (load_one(ctx, dirs, ndirs, tok, NULL, optional, p->file, p->include_line, stack, depth + 1,
+			     p->set) < 0)
 			r = -EINVAL;
 	}
 	return r;

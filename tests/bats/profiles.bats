@@ -368,3 +368,51 @@ storage-sane-limits"
 	assert_equal "$status" 2
 	assert_output --partial "./nope.conf: cannot open: No such file or directory"
 }
+
+@test "set and knob are journaled: revert undoes them, keeping the first original" {
+	run wq set writeback max_active=64 nice=3
+	assert_success
+	run wq set writeback nice=5
+	run wq knob watchdog_thresh=11
+	assert_success
+	# three entries, the originals as the fixture has them (1024, 0, 30)
+	run cat "$ROOT/run/wqctl/journal"
+	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/nice\t0\t0\t5')"
+	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t64')"
+	assert_line "$(printf 'sys/module/workqueue/parameters/watchdog_thresh\t0\t30\t11')"
+	run wq revert
+	assert_success
+	assert_output ""
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# a dry run journals nothing
+	run wq set --dry-run writeback nice=1
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
+@test "profile use names the next step; --now applies; revert says the set stays active; profile off ends it" {
+	printf '[workqueue writeback]\nnice = 6\n' | prof p
+	run wqp profile use p
+	assert_success
+	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now"
+	assert_equal "$(val writeback/nice)" 0
+	run wqp profile use --now p
+	assert_success
+	assert_equal "$(val writeback/nice)" 6
+	run wqp revert
+	assert_success
+	assert_output "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_equal "$(val writeback/nice)" 0
+	run wqp apply
+	assert_equal "$(val writeback/nice)" 6
+	run wqp profile off
+	assert_success
+	assert_output ""
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp profile current
+	assert_output ""
+	run wqp apply -v
+	assert_success
+	assert_output --partial "no active profiles"
+	run wqp profile off --now
+	assert_equal "$status" 2
+}
