@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/explain.h"
+#include "../lib/apply.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/plan.h"
@@ -19,42 +20,62 @@ struct pair {
 	const char *value;
 };
 
-/* Warnings about what a valid write does that a user may not expect (KERNEL.md §11). */
-static void warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv)
+/*
+ * Warnings about what a valid write does that a user may not expect
+ * (KERNEL.md §11); -1 for a write that needs --force.
+ */
+static int warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv, bool force)
 {
 	struct wq_ctx *ctx = cli->ctx;
 	const char *why;
 	enum wq_era era = wq_ctx_era(ctx, &why);
-	int v = atoi(newv);
+	int v = atoi(newv), m = wq_kver_dfl_min_active(&ctx->kver), low;
 
 	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
-		return;
-	if (era == WQ_ERA_C && v < 8 && v < wi->max_active)
-		cli_warn(cli, "%s/max_active: writing %d lowers the hidden min_active for good (kernel >= 6.9)",
-			 wi->name, v);
+		return 0;
+	/* min_active = min(8, max_active at creation, every smaller max_active written) (KERNEL.md §4.5) */
+	if (m > wi->max_active)
+		m = wi->max_active;
+	low = wq_minact_get(ctx, wi->name);
+	if (low > 0 && low < m)
+		m = low;
+	if (era == WQ_ERA_C && v < m) {
+		if (!force) {
+			cli_err(cli,
+				"%s/max_active: writing %d lowers the hidden min_active from %d to %d until the "
+				"workqueue is recreated (kernel >= 6.9); add --force to write it",
+				wi->name, v, m, v);
+			return -1;
+		}
+		cli_warn(cli, "%s/max_active: min_active goes from %d to %d until the workqueue is recreated", wi->name,
+			 m, v);
+	}
 	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wq_is_implicitly_ordered(wi) && v != 1)
 		cli_warn(cli,
 			 "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
 			 "write removes its ordering",
 			 wi->name);
+	return 0;
 }
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{"dry-run", no_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"dry-run", no_argument, NULL, 'd'}, {"force", no_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
 	_cleanup_free_ char **targets = calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ struct pair *pairs = calloc((size_t)argc, sizeof(struct pair));
 	struct wq_plan plan = {0};
 	size_t ntargets = 0, npairs = 0, n = 0;
 	char **names = NULL;
-	bool dry = false;
+	bool dry = false, force = false;
 	int c, rc, invalid = 0, resolved;
 
 	if (!targets || !pairs)
 		return EXIT_FAIL;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'd') {
-			dry = true;
+		if (c == 'd' || c == 'f') {
+			dry |= c == 'd';
+			force |= c == 'f';
 			continue;
 		}
 		cli_err(cli, "set: %s: unknown option", argv[optind - 1]);
@@ -137,7 +158,10 @@ static int run(struct cli *cli, int argc, char **argv)
 				invalid++;
 				continue;
 			}
-			warn_effects(cli, &wi, pairs[p].attr, newv);
+			if (warn_effects(cli, &wi, pairs[p].attr, newv, force) < 0) {
+				invalid++;
+				continue;
+			}
 			if (pairs[p].attr == WQ_A_CPUMASK && strstr(pairs[p].value, "local"))
 				cli_info(cli, "%s: local = NUMA node %d of %s", obj, owner.node, owner.o.id);
 			wq_attr_path(path, sizeof(path), wi.name, d->name);
@@ -174,9 +198,10 @@ const struct cmd cmd_set = {
     .name = "set",
     .run = run,
     .summary = "change workqueue attributes",
-    .usage = "[--dry-run] WORKQUEUE|GLOB... ATTR=VALUE...",
+    .usage = "[--dry-run] [--force] WORKQUEUE|GLOB... ATTR=VALUE...",
     .options =
 	"  --dry-run   print path, old, new and effective values; write nothing\n"
+	"  --force     write a max_active that lowers the hidden min_active (kernel >= 6.9)\n"
 	"  ATTR        max_active cpumask affinity_scope affinity_strict nice numa\n"
 	"  VALUE       see wqctl(8): cpumask takes 0-3,8 all housekeeping node:LIST local 0xMASK, joined with +\n",
 };

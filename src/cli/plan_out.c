@@ -169,6 +169,10 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	for (size_t i = 0; i < plan->n; i++)
 		cli_info(cli, "%s: %s", plan->c[i].object,
 			 plan->c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
+	/* a max_active below min_active lowered it until the workqueue is recreated: keep that known */
+	r = wq_minact_note(cli->ctx, plan);
+	if (r < 0)
+		cli_warn(cli, "run/wqctl/min_active: cannot record the lowered min_active: %s", wq_strerror(-r));
 out:
 	wq_journal_free(&j);
 	wq_journal_free(&before);

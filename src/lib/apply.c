@@ -522,3 +522,122 @@ int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j)
 		return wq_root_unlink(ctx->root, JOURNAL);
 	return wq_root_replace(ctx->root, JOURNAL, 0600, fill_journal, j);
 }
+
+#define MINACT RUN_DIR "/min_active"
+
+/* The inode number of wq's sysfs directory: a recreated workqueue is a new kernfs node. */
+static unsigned long long wq_ino(struct wq_ctx *ctx, const char *wq)
+{
+	char path[320];
+	struct stat st;
+
+	wq_attr_path(path, sizeof(path), wq, NULL);
+	return wq_root_stat(ctx->root, path, &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* The record line of wq in text ("NAME\tINO\tMIN\n"...), or NULL. */
+static const char *minact_line(const char *text, const char *wq)
+{
+	size_t len = strlen(wq);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, wq, len) && l[len] == '\t')
+			return l;
+	return NULL;
+}
+
+int wq_minact_get(struct wq_ctx *ctx, const char *wq)
+{
+	unsigned long long ino;
+	const char *l;
+	int min;
+
+	if (!ctx->minact && wq_root_read(ctx->root, MINACT, &ctx->minact) < 0)
+		ctx->minact = strdup("");
+	l = ctx->minact ? minact_line(ctx->minact, wq) : NULL;
+	if (!l || sscanf(l + strlen(wq), "\t%llu\t%d", &ino, &min) != 2 || min < 1)
+		return 0;
+	return ino == wq_ino(ctx, wq) ? min : 0;
+}
+
+struct minact_out {
+	const char *text;
+	char **names;
+	unsigned long long *inos;
+	int *mins;
+	size_t n;
+};
+
+static void fill_minact(FILE *f, const void *data)
+{
+	const struct minact_out *m = data;
+
+	/* the records of other workqueues, then the new ones */
+	for (const char *l = m->text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		bool replaced = false;
+
+		for (size_t i = 0; i < m->n && !replaced; i++)
+			replaced = !strncmp(l, m->names[i], strlen(m->names[i])) && l[strlen(m->names[i])] == '\t';
+		if (!replaced && len)
+			fprintf(f, "%.*s\n", (int)len, l);
+		l = e ? e + 1 : NULL;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		fprintf(f, "%s\t%llu\t%d\n", m->names[i], m->inos[i], m->mins[i]);
+}
+
+int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
+{
+	static const char prefix[] = WQ_P_WQ "/";
+	_cleanup_free_ char *text = NULL;
+	char *names[64];
+	unsigned long long inos[64];
+	int mins[64];
+	struct minact_out m = {.names = names, .inos = inos, .mins = mins};
+	const char *why;
+	int r;
+
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_C)
+		return 0;
+	r = wq_root_read(ctx->root, MINACT, &text);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	m.text = text;
+	for (size_t i = 0; i < plan->n && m.n < ARRAY_SIZE(names); i++) {
+		const struct wq_change *c = &plan->c[i];
+		char name[WQ_NAME_MAX], per_cpu[320];
+		_cleanup_free_ char *pc = NULL;
+		const char *slash;
+		int v = atoi(c->new), cur;
+
+		if (c->state != WQ_CH_WRITTEN || strncmp(c->path, prefix, sizeof(prefix) - 1))
+			continue;
+		slash = strchr(c->path + sizeof(prefix) - 1, '/');
+		if (!slash || strcmp(slash, "/max_active") ||
+		    (size_t)(slash - c->path) - (sizeof(prefix) - 1) >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - c->path - (sizeof(prefix) - 1)),
+			 c->path + sizeof(prefix) - 1);
+		/* per-cpu workqueues have no node counters, hence no min_active */
+		wq_attr_path(per_cpu, sizeof(per_cpu), name, "per_cpu");
+		if (wq_root_read(ctx->root, per_cpu, &pc) < 0 || atoi(pc) != 0)
+			continue;
+		cur = wq_minact_get(ctx, name);
+		if (v >= wq_kver_dfl_min_active(&ctx->kver) || (cur && v >= cur))
+			continue;
+		names[m.n] = strdup(name);
+		inos[m.n] = wq_ino(ctx, name);
+		mins[m.n] = v;
+		if (!names[m.n])
+			break;
+		m.n++;
+	}
+	r = m.n ? wq_root_replace(ctx->root, MINACT, 0644, fill_minact, &m) : 0;
+	for (size_t i = 0; i < m.n; i++)
+		free(names[i]);
+	free(ctx->minact);
+	ctx->minact = NULL;
+	return r;
+}

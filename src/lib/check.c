@@ -220,7 +220,12 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 			     "per-node split with min_active %d allows %ld in flight, more than max_active %d",
 			     ex.min_active, ex.max_inflight, m);
 	}
-	if (era == WQ_ERA_C && m < 8) {
+	if (era == WQ_ERA_C && ex.min_lowered) {
+		emit(fn, data, WQ_SEV_WARNING, "min-active-lowered", name,
+		     "min_active is %d since wqctl wrote max_active %d: the per-node floor is %d, not 8, until the "
+		     "workqueue is recreated",
+		     ex.min_active, ex.min_active, ex.min_active);
+	} else if (era == WQ_ERA_C && m < 8) {
 		if (wi && wi->max_active > 0 && wi->max_active < wq->max_active)
 			emit(fn, data, WQ_SEV_WARNING, "min-active-lowered", name,
 			     "writing max_active %d lowers the hidden min_active to %d for good (kernel >= 6.9)", m, m);

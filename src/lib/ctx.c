@@ -55,6 +55,7 @@ void wq_ctx_free(struct wq_ctx *ctx)
 		return;
 	wq_topo_free(ctx->topo);
 	wq_cpuset_free(ctx->root_mask);
+	free(ctx->minact);
 	wq_root_free(ctx->root);
 	free(ctx);
 }

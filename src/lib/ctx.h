@@ -29,6 +29,7 @@ struct wq_ctx {
 	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask() */
 	bool root_mask_logged; /* its read error was logged once */
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
+	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */
 };
 
 /*

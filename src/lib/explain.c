@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "macro.h"
 #include "topo.h"
 
@@ -399,8 +400,17 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 			ex->min_active = wq->max_active;
 		if (wi && wi->max_active > 0 && ex->min_active > wi->max_active)
 			ex->min_active = wi->max_active;
-		if (wi && wi->min_active > 0)
+		if (wi && wi->min_active > 0) {
 			ex->min_active = wi->min_active;
+		} else {
+			/* lowered by a max_active wqctl wrote to this instance of the workqueue */
+			int low = wq_minact_get(ctx, wq->name);
+
+			if (low > 0 && low < ex->min_active) {
+				ex->min_active = low;
+				ex->min_lowered = true;
+			}
+		}
 		r = model_c(ctx, t, issuing, ex);
 		if (r == 0 && ex->why)
 			return 0;
@@ -429,8 +439,14 @@ sum:
 			note(ex,
 			     "per-node rounding and the min_active floor allow %ld in flight, more than max_active %d",
 			     ex->max_inflight, ex->max_active);
-		note(ex, "min_active is not shown by sysfs: assumed min(8, max_active); a smaller max_active written "
-			 "earlier lowers it for good");
+		if (ex->min_lowered)
+			note(ex,
+			     "min_active is %d: wqctl wrote max_active %d to this workqueue (run/wqctl/min_active); it "
+			     "stays so until the workqueue is recreated, whatever max_active is now",
+			     ex->min_active, ex->min_active);
+		else
+			note(ex, "min_active is not shown by sysfs: assumed min(8, max_active); a smaller max_active "
+				 "written earlier lowers it for good");
 	}
 	return 0;
 }

@@ -27,6 +27,7 @@ struct wq_explain {
 	bool ordered; /* implicitly ordered (<= 6.8, unbound, max_active 1) */
 	int max_active;
 	int min_active; /* era C only, derived; -1 otherwise */
+	bool min_lowered; /* min_active comes from a max_active wqctl wrote (run/wqctl/min_active) */
 	long max_inflight; /* -1 unknown */
 	char scope[32]; /* effective affinity scope, "" before 6.6 */
 	struct wq_cpuset *effective; /* E = requested & root mask, or the root mask */

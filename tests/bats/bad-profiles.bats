@@ -100,9 +100,19 @@ W='[workqueue writeback]'
 	assert_output --partial "nope: no such profile"
 }
 @test "invalid profile name" {
+	run wq --profile-dir "$PD" apply --profile .x
+	assert_equal "$status" 2
+	assert_output --partial ".x: not a valid profile name"
+	# with a '/' it is a file: one that is not there is said so, nothing written
 	run wq --profile-dir "$PD" apply --profile ../x
 	assert_equal "$status" 2
-	assert_output --partial "../x: not a valid profile name"
+	assert_output --partial "../x: cannot open: No such file or directory"
+	# a file whose base name is not a profile name
+	mkdir -p "$BATS_TEST_TMPDIR/d" && printf '[workqueue writeback]\nnice = 1\n' >"$BATS_TEST_TMPDIR/d/.hidden.conf"
+	run wq apply --profile "$BATS_TEST_TMPDIR/d/.hidden.conf"
+	assert_equal "$status" 2
+	assert_output --partial "not a valid profile name (a file's name, less .conf, names its profile)"
+	assert_equal "$(tree_sum)" "$BEFORE"
 }
 @test "malformed active-profiles file" {
 	mkdir -p "$ROOT/etc/wqctl"

@@ -98,7 +98,7 @@ bad() {
 @test "get of an unknown attribute" { bad 2 "writeback/colour: unknown attribute" get writeback colour; }
 @test "get of an attribute the workqueue lacks" { bad 2 "ib-comp-wq/cpumask: per-cpu workqueues have no cpumask" get ib-comp-wq cpumask; }
 @test "unknown command" { bad 2 "wqctl: frobnicate: unknown command" frobnicate; }
-@test "unknown option of a command" { bad 2 "set: --force: unknown option" set --force writeback max_active=4; }
+@test "unknown option of a command" { bad 2 "set: --frobnicate: unknown option" set --frobnicate writeback max_active=4; }
 @test "unknown column" { bad 2 "--output: COLOUR: unknown column" show -o COLOUR; }
 @test "missing option argument" { bad 2 "--output: option requires an argument" show --output; }
 @test "bad --kernel" { bad 2 "--kernel: 'latest' is not a kernel release" --kernel latest show; }

@@ -63,7 +63,7 @@ nice = 0"
 }
 
 @test "set on a glob writes every match" {
-	run wq set 'kcryptd*' max_active=2
+	run wq set --force 'kcryptd*' max_active=2
 	assert_success
 	assert_equal "$(cat "$(WQDIR)/kcryptd-253:0-1/max_active")" 2
 	assert_equal "$(cat "$(WQDIR)/kcryptd_io-253:0-1/max_active")" 2
@@ -116,10 +116,44 @@ nice = 0"
 	assert_equal "$(cat "$(WQDIR)/writeback/numa")" 0
 }
 
-@test "set max_active below 8 on 6.18 warns about min_active" {
+@test "set max_active below min_active on 6.18 needs --force; the lowered floor is kept and reported" {
 	run wq set writeback max_active=4
+	assert_equal "$status" 2
+	assert_output "wqctl: writeback/max_active: writing 4 lowers the hidden min_active from 8 to 4 until the workqueue is recreated (kernel >= 6.9); add --force to write it"
+	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 1024
+	run wq set --force writeback max_active=4
 	assert_success
-	assert_output --partial "writeback/max_active: writing 4 lowers the hidden min_active for good"
+	assert_output "wqctl: writeback/max_active: min_active goes from 8 to 4 until the workqueue is recreated"
+	# raised again, the floor stays 4: explain and check say so
+	run wq set writeback max_active=64
+	assert_success
+	run wq explain -J writeback
+	assert_output --partial '"min_active": 4'
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning min-active-lowered writeback"
+	# 6 is above the lowered floor: no --force; 2 is below it
+	run wq set writeback max_active=6
+	assert_success
+	run wq set writeback max_active=2
+	assert_equal "$status" 2
+	assert_output --partial "lowers the hidden min_active from 4 to 2"
+	# a recreated workqueue (a new sysfs directory) is a new instance: its floor is 8 again
+	cp -a "$(WQDIR)/writeback" "$(WQDIR)/wb.new" && rm -rf "$(WQDIR)/writeback" && mv "$(WQDIR)/wb.new" "$(WQDIR)/writeback"
+	run wq explain -J writeback
+	assert_output --partial '"min_active": 6'
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	refute_line "warning min-active-lowered writeback"
+}
+
+@test "a profile's max_active below min_active is written without --force and recorded" {
+	printf '[workqueue writeback]\nmax_active = 3\n' >"$BATS_TEST_TMPDIR/low.conf"
+	run wq --profile-dir "$BATS_TEST_TMPDIR" apply --profile low
+	assert_success
+	assert_equal "$(cut -f1,3 "$ROOT/run/wqctl/min_active")" "$(printf 'writeback\t3')"
+	# per-cpu workqueues have no min_active: nothing recorded for them
+	run wq set --force kcryptd_io-253:0-1 max_active=2
+	assert_success
+	refute grep -q kcryptd_io "$ROOT/run/wqctl/min_active"
 }
 
 @test "set max_active of an implicitly ordered workqueue on 6.8 warns that ordering is lost" {

@@ -27,7 +27,7 @@ bad_profile() {
 	wq snapshot >"$PD/snap.conf"
 	run wq set writeback max_active=64 cpumask=0-3 nice=5 affinity_strict=1
 	assert_success
-	run wq set blkcg_punt_bio max_active=7
+	run wq set --force blkcg_punt_bio max_active=7
 	run wq knob watchdog_thresh=7 cpumask=0-7
 	assert_success
 	refute [ "$(tree_sum)" = "$BEFORE" ]

@@ -101,7 +101,7 @@ row() { # label created mask from setmax fromopt
 	fi
 	m=$created
 	if [ "$setmax" != - ]; then
-		wqctl set wqprobe max_active="$setmax" >/dev/null 2>&1 || { echo "@@ROW label=$label error=set-max"; return; }
+		wqctl set --force wqprobe max_active="$setmax" >/dev/null 2>&1 || { echo "@@ROW label=$label error=set-max"; return; }
 		m=$setmax
 	fi
 	if [ "$fromopt" = - ]; then exp=$(explain_figure); else exp=$(explain_figure --from "$fromopt"); fi
@@ -221,7 +221,7 @@ done
 insmod /wqprobe.ko || echo "@@RC 1 insmod"
 echo 16 >$P/create && run_cmd show wqprobe && run_cmd get wqprobe
 # real trees for the fixtures: created with 16 then set to 1, and created with 1
-wqctl set wqprobe max_active=1 >/dev/null 2>&1
+wqctl set --force wqprobe max_active=1 >/dev/null 2>&1
 rm -rf /tmp/dump && wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP-SET1 $(tar -C /tmp/dump -czf - . | base64 -w0)"
 echo 1 >$P/create
 rm -rf /tmp/dump && wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP-CREATED1 $(tar -C /tmp/dump -czf - . | base64 -w0)"
