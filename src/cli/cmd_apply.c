@@ -293,6 +293,18 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
+	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
+	if (rc == EXIT_OK && !dry) {
+		size_t skipped = 0;
+
+		for (size_t i = 0; i < st.n; i++)
+			skipped += st.v[i].machine;
+		if (skipped) {
+			cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
+				skipped, skipped == 1 ? "" : "s");
+			rc = EXIT_FAIL;
+		}
+	}
 	if (boot)
 		boot_summary(cli, &set, &plan, rc);
 out:

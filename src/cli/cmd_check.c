@@ -75,6 +75,17 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 		wq_pset_free(&set);
 		return EXIT_FAIL;
 	}
+	/* sections whose condition does not hold here */
+	for (size_t i = 0; i < set.ns; i++) {
+		struct wq_finding f = {.severity = WQ_SEV_INFO, .code = "when-false"};
+
+		if (!set.s[i].when_off)
+			continue;
+		snprintf(f.target, sizeof(f.target), "%s", set.s[i].global ? "[global]" : set.s[i].pattern);
+		snprintf(f.message, sizeof(f.message), "%s:%d: section left out: %s", set.s[i].file, set.s[i].line,
+			 set.s[i].when_off);
+		on_finding(t, &f);
+	}
 	/* a profile used outside the kernels it says it is for: once per profile */
 	for (size_t i = 0; i < set.ns; i++) {
 		struct wq_finding f = {.severity = WQ_SEV_WARNING, .code = "profile-kernels"};

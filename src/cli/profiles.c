@@ -102,7 +102,12 @@ int cli_report_settings(struct cli *cli, const struct wq_settings *s)
 			cli_warn(cli, "%s:%d: %s: skipped: %s", x->file, x->line, x->object, x->why);
 			break;
 		case WQ_SET_UNSUPPORTED:
-			cli_info(cli, "%s:%d: %s: unsupported: %s", x->file, x->line, x->object, x->why);
+			/* a value this machine cannot take is worth saying without -v (apply exits 1) */
+			if (x->machine)
+				cli_warn(cli, "%s:%d: %s: not on this machine, skipped: %s", x->file, x->line,
+					 x->object, x->why);
+			else
+				cli_info(cli, "%s:%d: %s: unsupported: %s", x->file, x->line, x->object, x->why);
 			break;
 		case WQ_SET_ABSENT:
 			cli_info(cli, "%s:%d: [workqueue %s]: %s", x->file, x->line, x->object, x->why);

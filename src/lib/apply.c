@@ -89,9 +89,10 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 		const struct wq_psect *win = NULL;
 		struct wq_setting *x;
 		struct wq_knob k;
+		int r;
 
 		for (size_t i = 0; i < set->ns; i++)
-			for (size_t j = 0; set->s[i].global && j < set->s[i].nkv; j++)
+			for (size_t j = 0; set->s[i].global && !set->s[i].when_off && j < set->s[i].nkv; j++)
 				if (streq(set->s[i].kv[j].key, name)) {
 					kv = &set->s[i].kv[j];
 					win = &set->s[i];
@@ -116,7 +117,11 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 		}
 		x->path = strdup(k.path);
 		x->current = k.value ? strdup(k.value) : NULL;
-		if (wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why)) < 0) {
+		r = wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why));
+		if (r == -ENODEV) {
+			x->status = WQ_SET_UNSUPPORTED;
+			x->machine = true;
+		} else if (r < 0) {
 			x->status = WQ_SET_INVALID;
 		} else if (!x->current) {
 			/* as for workqueue attributes: nothing to compare, journal or restore */
@@ -135,7 +140,8 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 /* Name glob, and every owner.PROPERTY glob against the owner's properties (none without an owner). */
 static bool section_matches(const struct wq_psect *s, const char *wq, const struct wq_owner_info *oi)
 {
-	if (s->global || fnmatch(s->pattern, wq, 0) != 0)
+	/* a section whose 'when' is false here does not exist here: earlier sections keep their say */
+	if (s->global || s->when_off || fnmatch(s->pattern, wq, 0) != 0)
 		return false;
 	for (size_t i = 0; i < s->nowner; i++) {
 		const char *v = oi ? wq_owner_prop(oi, s->owner[i].key) : NULL;
@@ -195,9 +201,13 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 			continue;
 		}
 		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
-		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a))))
+		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a)))) {
 			x->status = WQ_SET_UNSUPPORTED;
-		else if (r < 0 && strstr(kv->value, "local") && oi->node < 0) {
+		} else if (r == -ENODEV) {
+			/* well-formed, but this machine lacks the node or CPU: this setting only */
+			x->status = WQ_SET_UNSUPPORTED;
+			x->machine = true;
+		} else if (r < 0 && strstr(kv->value, "local") && oi->node < 0) {
 			x->status = WQ_SET_SKIPPED;
 			snprintf(x->why, sizeof(x->why), "'local' needs the owner's NUMA node: %s",
 				 oi->o.kind == WQ_OWNER_NONE ? "this workqueue has no owner device" : oi->node_why);
@@ -281,7 +291,7 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		const struct wq_psect *s = &set->s[i];
 		bool hit = false;
 
-		if (s->global || !pattern_in_list(s->pattern, only, nonly))
+		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly))
 			continue;
 		for (size_t k = 0; k < n && !hit; k++)
 			hit = in_list(only, nonly, names[k]) && section_matches(s, names[k], &owners[k]);

@@ -32,6 +32,7 @@ struct wq_setting {
 	char *current; /* as read */
 	enum wq_vtype type;
 	enum wq_setting_status status;
+	bool machine; /* unsupported: the value names a node or CPU this machine lacks */
 	char why[480];
 	const char *file;
 	int line;

@@ -161,6 +161,7 @@ static void sect_free(struct wq_psect *s)
 	free(s->owner);
 	free(s->pattern);
 	free(s->off_kernel);
+	free(s->when_off);
 }
 
 static int add_kv(struct wq_pkv **v, size_t *n, const char *key, const char *value, int line)
@@ -306,7 +307,7 @@ static void check_wq_value(struct parse *p, int attr, const char *value)
 	_cleanup_free_ char *out = NULL;
 	char why[512];
 	long lo = 0, hi = 0;
-	int owner_node = -1;
+	int owner_node = -1, r;
 
 	switch (attr) {
 	case WQ_A_MAX_ACTIVE:
@@ -326,14 +327,107 @@ static void check_wq_value(struct parse *p, int attr, const char *value)
 		break;
 	default: break;
 	}
-	if (wq_value_parse(ctx, d->type, lo, hi, owner_node, true, value, &out, why, sizeof(why)) < 0)
+	/* a node or CPU this machine lacks is no syntax error: the setting is unsupported here (apply) */
+	r = wq_value_parse(ctx, d->type, lo, hi, owner_node, true, value, &out, why, sizeof(why));
+	if (r < 0 && r != -ENODEV)
 		perr(p, p->line, "%s: invalid value '%s': %s", d->name, value, why);
+}
+
+/*
+ * A section's condition, "VAR OP VALUE[, ...]" with VAR kernel, nodes or
+ * cpus (online) and OP >= <= > < == !=; all must hold. 1 true, 0 false
+ * (why says which), -EINVAL malformed (why says how).
+ */
+static int when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t whysz)
+{
+	_cleanup_free_ char *copy = strdup(text);
+	char *save = NULL, *c;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!*text) {
+		snprintf(why, whysz, "empty condition");
+		return -EINVAL;
+	}
+	for (c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+		static const char *const ops[] = {">=", "<=", "==", "!=", ">", "<"};
+		char var[16], val[32], *o = NULL;
+		const char *op = NULL;
+		long have = 0, want = 0;
+		int cmp;
+
+		while (isspace((unsigned char)*c))
+			c++;
+		for (size_t i = 0; i < ARRAY_SIZE(ops) && !op; i++)
+			if ((o = strstr(c, ops[i])))
+				op = ops[i];
+		if (!op || sscanf(c, "%15[a-z] ", var) != 1 || sscanf(o + strlen(op), " %31[0-9.]", val) != 1) {
+			snprintf(why, whysz, "'%s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", c);
+			return -EINVAL;
+		}
+		{
+			/* nothing but blanks around the three parts */
+			const char *tail = o + strlen(op);
+
+			while (isspace((unsigned char)*tail))
+				tail++;
+			tail += strlen(val);
+			while (isspace((unsigned char)*tail))
+				tail++;
+			if (*tail || strspn(c, "abcdefghijklmnopqrstuvwxyz") != strlen(var)) {
+				snprintf(why, whysz,
+					 "'%s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", c);
+				return -EINVAL;
+			}
+		}
+		if (streq(var, "kernel")) {
+			struct wq_kver k;
+
+			if (wq_kver_parse(val, &k) < 0) {
+				snprintf(why, whysz, "kernel: '%s' is not a release (e.g. 6.9 or 6.8.4)", val);
+				return -EINVAL;
+			}
+			if (!ctx->kver.known) {
+				snprintf(why, whysz, "when %s: the kernel release is unknown", c);
+				return 0;
+			}
+			cmp = wq_kver_cmp(&ctx->kver, k.major, k.minor, k.patch);
+		} else if (streq(var, "nodes") || streq(var, "cpus")) {
+			struct wq_topo *t = wq_ctx_topo(ctx);
+			char *end;
+
+			want = strtol(val, &end, 10);
+			if (*end || want < 0) {
+				snprintf(why, whysz, "%s: '%s' is not a count", var, val);
+				return -EINVAL;
+			}
+			if (!t) {
+				snprintf(why, whysz, "when %s: the topology cannot be read", c);
+				return 0;
+			}
+			have = streq(var, "nodes") ? t->nr_nodes : (long)wq_cpuset_count(t->online);
+			cmp = have < want ? -1 : have > want;
+		} else {
+			snprintf(why, whysz, "'%s': unknown variable (kernel, nodes, cpus)", var);
+			return -EINVAL;
+		}
+		if (!((streq(op, ">=") && cmp >= 0) || (streq(op, "<=") && cmp <= 0) || (streq(op, ">") && cmp > 0) ||
+		      (streq(op, "<") && cmp < 0) || (streq(op, "==") && cmp == 0) || (streq(op, "!=") && cmp != 0))) {
+			if (streq(var, "kernel"))
+				snprintf(why, whysz, "when %s: this is %s", c, ctx->kver.release);
+			else
+				snprintf(why, whysz, "when %s: this machine has %ld", c, have);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *p = user;
 	char why[512];
+	int r;
 
 	/* inih cuts a long section name (50 bytes in its default build) */
 	if (p->sect_name && !streq(section, p->sect_name)) {
@@ -372,6 +466,19 @@ static int handler(void *user, const char *section, const char *name, const char
 			perr(p, p->line, "key '%s' outside a section", name);
 		return 1;
 	}
+	if (streq(name, "when")) {
+		r = when_eval(p->ctx, value, why, sizeof(why));
+		if (r < 0) {
+			perr(p, p->line, "when: %s", why);
+		} else if (p->cur->when_line) {
+			perr(p, p->line, "when: given twice in this section (join the conditions with ',')");
+		} else {
+			p->cur->when_line = p->line;
+			if (r == 0 && !(p->cur->when_off = strdup(why)))
+				p->bad = true;
+		}
+		return 1;
+	}
 	if (p->cur->global) {
 		struct wq_knob k;
 		const struct wq_knob_desc *d = NULL;
@@ -396,7 +503,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		k.desc = d;
 		k.writable = true;
 		snprintf(k.name, sizeof(k.name), "%s", name);
-		if (wq_knob_parse(p->ctx, &k, value, &out, why, sizeof(why)) < 0) {
+		r = wq_knob_parse(p->ctx, &k, value, &out, why, sizeof(why));
+		if (r < 0 && r != -ENODEV) {
 			perr(p, p->line, "%s: invalid value '%s': %s", name, value, why);
 			return 1;
 		}
@@ -415,10 +523,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		int a = wq_attr_from_name(name);
 
 		if (a < 0) {
-			perr(p, p->line,
-			     "unknown key '%s' in [workqueue %s] (max_active cpumask affinity_scope affinity_strict "
-			     "nice numa owner.PROPERTY)",
-			     name, p->cur->pattern);
+			perr(
+			    p, p->line,
+			    "unknown key '%s' in [workqueue %s] (max_active cpumask affinity_scope affinity_strict when "
+			    "nice numa owner.PROPERTY)",
+			    name, p->cur->pattern);
 			return 1;
 		}
 		check_wq_value(p, a, value);

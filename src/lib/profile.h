@@ -29,6 +29,9 @@ struct wq_psect {
 	int line;
 	/* set when the profile's 'kernels' range excludes this kernel: why (malloc'ed) */
 	char *off_kernel;
+	/* set when the section's 'when' condition is false here: why (malloc'ed); the section is ignored */
+	char *when_off;
+	int when_line;
 };
 
 struct wq_pset {

@@ -382,7 +382,7 @@ static int spec_term(struct wq_topo *t, const char *term, int owner_node, struct
 								t->nodes[i].id);
 				snprintf(why, whysz, "NUMA node %d does not exist on this machine (nodes: %s)", id,
 					 nodes);
-				return -EINVAL;
+				return -ENODEV;
 			}
 			r = wq_cpuset_or(s, n->cpus);
 			if (r < 0)
@@ -464,7 +464,7 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		describe_set(d, sizeof(d), extra);
 		snprintf(why, whysz, "%s %s not exist on this machine (possible: %s)", d,
 			 wq_cpuset_count(extra) == 1 ? "does" : "do", p ? p : "?");
-		return -EINVAL;
+		return -ENODEV;
 	}
 	if (wq_cpuset_is_empty(set)) {
 		snprintf(why, whysz, "'%s' selects no CPU", text);
@@ -477,7 +477,7 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		describe_set(d, sizeof(d), set);
 		snprintf(why, whysz, "%s %s offline (online: %s)", d, wq_cpuset_count(set) == 1 ? "is" : "are all",
 			 o ? o : "?");
-		return -EINVAL;
+		return -ENODEV;
 	}
 	return 0;
 }

@@ -43,9 +43,24 @@ W='[workqueue writeback]'
 @test "max_active above the kernel's limit" { printf '%s\nmax_active = 4096\n' "$W" | refused 2 "max_active: invalid value '4096': 4096 is out of range 1-2048"; }
 @test "max_active with junk" { printf '%s\nmax_active = 16abc\n' "$W" | refused 2 "max_active: invalid value '16abc': '16abc' is not a decimal integer"; }
 @test "nice out of range" { printf '%s\nnice = 20\n' "$W" | refused 2 "nice: invalid value '20': 20 is out of range -20-19"; }
-@test "cpumask beyond the possible CPUs" { printf '%s\ncpumask = 99\n' "$W" | refused 2 "cpumask: invalid value '99': CPU 99 does not exist on this machine (possible: 0-31)"; }
-@test "cpumask all offline" { printf '%s\ncpumask = 16-23\n' "$W" | refused 2 "cpumask: invalid value '16-23': CPUs 16-23 are all offline (online: 0-15)"; }
-@test "cpumask unknown node" { printf '%s\ncpumask = node:9\n' "$W" | refused 2 "cpumask: invalid value 'node:9': NUMA node 9 does not exist on this machine (nodes: 0,1,2,3)"; }
+# Well-formed values this machine cannot take: that setting is skipped with the reason, the
+# rest of the set (here writeback's nice) is applied, and apply exits 1 (issue 13 item 3).
+elsewhere() { # LINE MESSAGE < profile text
+	cat >"$PD/bad.conf"
+	run wq --profile-dir "$PD" apply --profile bad
+	assert_equal "$status" 1
+	assert_output --partial "$PD/bad.conf:$1: "
+	assert_output --partial "not on this machine, skipped: $2"
+	assert_output --partial "apply: 1 setting skipped on this machine (see above); the others are applied"
+	assert_equal "$(cat "$(WQDIR)/writeback/nice")" 5
+	assert_equal "$(cat "$(WQDIR)/writeback/cpumask")" ffffffff
+	cat "$ROOT/sys/devices/virtual/workqueue/cpumask" | grep -qx ffffffff
+	run wq --profile-dir "$PD" verify --profile bad -P -o STATUS,REASON
+	assert_line --partial "STATUS=\"unsupported\" REASON=\"$2"
+}
+@test "cpumask beyond the possible CPUs" { printf '%s\nnice = 5\ncpumask = 99\n' "$W" | elsewhere 3 "CPU 99 does not exist on this machine (possible: 0-31)"; }
+@test "cpumask all offline" { printf '%s\nnice = 5\ncpumask = 16-23\n' "$W" | elsewhere 3 "CPUs 16-23 are all offline (online: 0-15)"; }
+@test "cpumask unknown node" { printf '%s\nnice = 5\ncpumask = node:9\n' "$W" | elsewhere 3 "NUMA node 9 does not exist on this machine (nodes: 0,1,2,3)"; }
 @test "cpumask garbage" { printf '%s\ncpumask = everything\n' "$W" | refused 2 "cpumask: invalid value 'everything': 'everything' is not a CPU list"; }
 @test "affinity_scope unknown" { printf '%s\naffinity_scope = socket\n' "$W" | refused 2 "affinity_scope: invalid value 'socket': 'socket' is not an affinity scope"; }
 @test "affinity_strict not a boolean" { printf '%s\naffinity_strict = maybe\n' "$W" | refused 2 "affinity_strict: invalid value 'maybe': 'maybe' is not a boolean"; }
@@ -53,7 +68,7 @@ W='[workqueue writeback]'
 @test "boot-only global" { printf '[global]\npower_efficient = Y\n' | refused 2 "power_efficient is boot-only"; }
 @test "read-only global" { printf '[global]\ncpumask_requested = 0-3\n' | refused 2 "cpumask_requested is read-only"; }
 @test "default scope cannot be 'default'" { printf '[global]\ndefault_affinity_scope = default\n' | refused 2 "default_affinity_scope: invalid value 'default'"; }
-@test "root cpumask offline" { printf '[global]\ncpumask = 20-23\n' | refused 2 "cpumask: invalid value '20-23'"; }
+@test "root cpumask offline" { printf '[global]\ncpumask = 20-23\n%s\nnice = 5\n' "$W" | elsewhere 2 "CPUs 20-23 are all offline (online: 0-15)"; }
 @test "owner key without a property" { printf '%s\nowner. = x\n' "$W" | refused 2 "'owner.': owner.PROPERTY needs a property name"; }
 @test "include of a missing profile" { printf '[profile]\ninclude = nope\n' | refused 2 "include 'nope': no such profile"; }
 @test "include of a bad name" { printf '[profile]\ninclude = ../etc\n' | refused 2 "include: '../etc' is not a profile name"; }
@@ -141,3 +156,12 @@ K="is not a range of kernel releases (e.g. 6.10-, 6.6-6.8, -6.5)"
 @test "kernels: blanks around the dash" { printf '[profile]\nkernels = 6.6 - 6.8\n' | refused 2 "kernels: '6.6 - 6.8' $K"; }
 @test "kernels: a local suffix in a bound" { printf '[profile]\nkernels = 6.1.0-57-amd64\n' | refused 2 "kernels: '6.1.0-57-amd64' $K"; }
 @test "kernels: an empty value" { printf '[profile]\nkernels =\n' | refused 2 "kernels: '' $K"; }
+
+# --- when conditions ------------------------------------------------------------------
+@test "when: an unknown variable" { printf '%s\nwhen = cores >= 2\n' "$W" | refused 2 "when: 'cores': unknown variable (kernel, nodes, cpus)"; }
+@test "when: no operator" { printf '%s\nwhen = nodes 2\n' "$W" | refused 2 "when: 'nodes 2' is not VAR OP VALUE"; }
+@test "when: a doubled operator" { printf '%s\nwhen = nodes >> 2\n' "$W" | refused 2 "when: 'nodes >> 2' is not VAR OP VALUE"; }
+@test "when: junk after the value" { printf '%s\nwhen = nodes >= 2 or so\n' "$W" | refused 2 "when: 'nodes >= 2 or so' is not VAR OP VALUE"; }
+@test "when: a kernel that is not a release" { printf '%s\nwhen = kernel >= 6\n' "$W" | refused 2 "when: kernel: '6' is not a release"; }
+@test "when: an empty condition" { printf '%s\nwhen =\n' "$W" | refused 2 "when: empty condition"; }
+@test "when: given twice" { printf '%s\nwhen = nodes >= 2\nwhen = cpus >= 2\n' "$W" | refused 3 "when: given twice in this section"; }

@@ -416,3 +416,26 @@ storage-sane-limits"
 	run wqp profile off --now
 	assert_equal "$status" 2
 }
+
+@test "when: a section counts only where its conditions hold; earlier sections keep their values" {
+	printf '[workqueue writeback]\nmax_active = 64\n[workqueue writeback]\nwhen = nodes >= 8\nmax_active = 256\n[workqueue writeback]\nwhen = kernel >= 6.9, cpus > 4\nnice = 1\n[workqueue blkcg*]\nwhen = kernel < 6.9\nnice = 3\n[workqueue zz*]\nwhen = nodes >= 99\nnice = 2\n' | prof c
+	# vmware_fpe: 4 nodes, 16 online CPUs; 6.18
+	run wqp apply --profile c
+	assert_success
+	assert_equal "$(val writeback/max_active)" 64
+	assert_equal "$(val writeback/nice)" 1
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	# the left-out sections are neither settings nor absent: verify is clean
+	run wqp verify --profile c -r -n -o TARGET,STATUS
+	assert_success
+	assert_output "writeback/max_active ok
+writeback/nice ok"
+	run wqp check --profile c -r -n -o SEVERITY,CODE,TARGET
+	assert_line "info when-false writeback"
+	assert_line "info when-false blkcg*"
+	assert_line "info when-false zz*"
+	# on 6.8 with the same tree the kernel conditions turn around
+	run wqp --kernel 6.8.4 apply --profile c
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 3
+}
