@@ -268,7 +268,7 @@ bad_profile() {
 	for d in arm-A510-A710-A715-X3 ppc64-POWER7-64cpu s390-lpar vmware_fpe x86_64-64cpu x86_64-dell_e4310 loongarch-kvm_on_loongson_3c6000; do
 		for k in 6.1.0 6.8.0 6.18.0; do
 			use_tree "$d" "$k"
-			for p in numa-local legacy-numa cpu-partitioning storage-sane-limits; do
+			for p in numa-local legacy-numa cpu-partitioning storage-sane-limits iscsi-nic-local; do
 				# each profile's 'kernels' line: affinity scopes from 6.6, kcryptd in sysfs from 6.10
 				want=0
 				case $p:$k in numa-local:6.1.0 | legacy-numa:6.1.0 | storage-sane-limits:6.[18].0) want=3 ;; esac
@@ -283,6 +283,7 @@ bad_profile() {
 	done
 	run wq --profile-dir "$TOP/profiles" profile list -r -n -o NAME
 	assert_output "cpu-partitioning
+iscsi-nic-local
 legacy-numa
 numa-local
 storage-sane-limits"

@@ -200,8 +200,9 @@ say "REVERT rc=$? $(tr '\n' ' ' </tmp/revert.txt)"
 say "AFTER-REVERT writeback $(wq_line writeback) nice=$(cat $W/writeback/nice) journal=$(wc -l </run/wqctl/journal 2>/dev/null || echo none)"
 wqctl profile use e2e-boot >/dev/null 2>&1
 
-# --- 6. every shipped profile, with a LUKS device open (kcryptd present) ------
+# --- 6. every shipped profile, with a LUKS device open and an iSCSI session ---
 dev=$(disk_by_serial crypt-node2) && cryptsetup open --key-file /run/e2e.key "$dev" c2 2>/dev/null && udevadm settle -t 120
+iscsiadm -m node -T "$IQN" -p "$P" --login >/dev/null 2>&1 && udevadm settle -t 120
 for f in /usr/lib/wqctl/profiles/*.conf; do
 	p=$(basename "$f" .conf)
 	wqctl apply --profile "$p" >/tmp/apply.txt 2>&1
@@ -212,6 +213,7 @@ for f in /usr/lib/wqctl/profiles/*.conf; do
 	wqctl revert >/tmp/revert.txt 2>&1 || say "PROFILE-REVERT $p failed: $(tr '\n' ' ' </tmp/revert.txt)"
 done
 cryptsetup close c2 2>/dev/null
+iscsiadm -m node -T "$IQN" -p "$P" --logout >/dev/null 2>&1
 
 say "E2E-END uptime $(cut -d' ' -f1 /proc/uptime)"
 systemctl poweroff

@@ -141,7 +141,7 @@ judge() { # krel log
 
 	# 6. every shipped profile: apply and verify exit 0; rows ok, or unsupported with the profile's reason
 	profiles=$(lines PROFILE | awk '{ print $1 }' | tr '\n' ' ')
-	is "$tag: every shipped profile was tried" "$profiles" "cpu-partitioning legacy-numa numa-local storage-sane-limits "
+	is "$tag: every shipped profile was tried" "$profiles" "cpu-partitioning iscsi-nic-local legacy-numa numa-local storage-sane-limits "
 	while read -r p a v _; do
 		[ -n "$p" ] || continue
 		rows=$(lines "PROFILE-ROW $p")
