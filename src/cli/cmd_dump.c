@@ -288,6 +288,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	copy_dir(&d, WQ_P_NODE, keep_node);
 	copy_file(&d, WQ_P_OSRELEASE);
 	copy_file(&d, WQ_P_CMDLINE);
+	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
 	copy_owners(&d);
 	cli_info(cli, "dump: %d files in %s", d.files, d.out);
 	wq_root_free(d.outroot);

@@ -8,6 +8,7 @@
 
 #include "../lib/explain.h"
 #include "../lib/macro.h"
+#include "../lib/ownerknob.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "json.h"
@@ -111,6 +112,62 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	return EXIT_OK;
 }
 
+/*
+ * A workqueue that sysfs does not show, as the kernel would create an
+ * unbound one: every possible CPU, the default scope, NUMA affinity on
+ * (<= 6.5), max_active from --max-active or the owner's default.
+ */
+static int outside_sysfs(struct wq_ctx *ctx, const char *name, const struct wq_owner_knob *knob, struct wq_info *info)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name);
+	info->unbound = true;
+	info->strict = 0;
+	info->nice = 0;
+	info->numa = -1;
+	if (!t || !(info->cpumask = wq_cpuset_dup(t->possible)))
+		return -ENOMEM;
+	info->has = 1U << WQ_A_MAX_ACTIVE | 1U << WQ_A_CPUMASK;
+	if (wq_has_scopes(ctx)) {
+		info->has |= 1U << WQ_A_AFFINITY_SCOPE;
+		snprintf(info->scope, sizeof(info->scope), "default");
+		wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
+	} else {
+		info->has |= 1U << WQ_A_NUMA;
+		info->numa = 1;
+	}
+	/* btrfs: its default thread_pool; dm-crypt: online CPUs; else the kernel's default for 0 */
+	if (knob && !strcmp(knob->owner, "btrfs"))
+		info->max_active = wq_btrfs_thread_pool_default(ctx);
+	else if (knob && !strcmp(knob->owner, "dm-crypt"))
+		info->max_active = (int)wq_cpuset_count(t->online);
+	if (info->max_active <= 0)
+		info->max_active = wq_max_active_limit(ctx, true) / 2;
+	if (info->max_active <= 0)
+		info->max_active = 256;
+	return 0;
+}
+
+static void outside_notes(struct wq_ctx *ctx, const struct wq_info *info, const struct wq_owner_knob *knob,
+			  struct wq_explain *ex)
+{
+	wq_explain_note(ex,
+			"%s is not in sysfs (created without WQ_SYSFS): its attributes cannot be read or set; the "
+			"figures assume an unbound workqueue on every CPU with the default scope; 'wqctl monitor %s' "
+			"shows its work",
+			info->name, info->name);
+	if (!knob)
+		return;
+	if (!strcmp(knob->owner, "btrfs"))
+		wq_explain_note(ex, "btrfs: %s; %d on this machine; change it with '%s' (%s)", knob->knob,
+				wq_btrfs_thread_pool_default(ctx), knob->how, knob->source);
+	else
+		wq_explain_note(ex, "%s: %s%s%s (%s)", knob->owner, knob->knob, knob->how ? "; " : "",
+				knob->how ? knob->how : "", knob->source);
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -123,6 +180,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	struct wq_whatif wi = {0};
 	struct wq_explain ex;
 	struct wq_info info;
+	const struct wq_owner_knob *knob = NULL;
+	bool outside = false;
 	char why[512];
 	int c, r, rc;
 
@@ -146,9 +205,25 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
+	if (!wq_name_is_valid(argv[optind]) && !strchr(argv[optind], '/')) {
+		cli_err(cli, "%s: not a workqueue name", argv[optind]);
+		return EXIT_USAGE;
+	}
 	if (!wq_name_is_valid(argv[optind]) || wq_info_read(cli->ctx, argv[optind], &info) < 0) {
-		cli_err(cli, "%s: no such workqueue", argv[optind]);
-		return EXIT_NONE_EXIST;
+		/* not in sysfs: most workqueues (btrfs, dm-zoned, drivers) are not WQ_SYSFS */
+		knob = wq_owner_knob_find(argv[optind]);
+		if (!ma && !knob) {
+			cli_err(cli,
+				"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "
+				"what N means here)",
+				argv[optind]);
+			return EXIT_NONE_EXIST;
+		}
+		if (outside_sysfs(cli->ctx, argv[optind], knob, &info) < 0) {
+			wq_info_clear(&info);
+			return EXIT_FAIL;
+		}
+		outside = true;
 	}
 	rc = EXIT_USAGE;
 	if (ma) {
@@ -211,7 +286,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		free(out);
 		wi.scope = scope;
 	}
-	if (!wi.max_active && (!info.raw[WQ_A_MAX_ACTIVE] || (info.bad & (1U << WQ_A_MAX_ACTIVE)))) {
+	if (!outside && !wi.max_active && (!info.raw[WQ_A_MAX_ACTIVE] || (info.bad & (1U << WQ_A_MAX_ACTIVE)))) {
 		if (info.raw[WQ_A_MAX_ACTIVE])
 			cli_err(cli, "%s/max_active: malformed value '%.40s' (give --max-active N)", info.name,
 				info.raw[WQ_A_MAX_ACTIVE]);
@@ -228,6 +303,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	if (outside)
+		outside_notes(cli->ctx, &info, knob, &ex);
 	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex);
 	wq_explain_clear(&ex);
 out:

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "ownerknob.h"
 
 const char *wq_severity_name(enum wq_severity s)
 {
@@ -79,6 +80,43 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 	}
 }
 
+/*
+ * Owners whose workqueues are outside sysfs but whose own knob multiplies on
+ * 6.6-6.8: btrfs's thread_pool is max_active of its workqueues, per CPU there.
+ */
+static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
+{
+	_cleanup_free_ char *mounts = NULL;
+	struct wq_topo *t;
+	const char *why;
+	unsigned int cpus;
+
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_B || wq_root_read(ctx->root, WQ_P_MOUNTS, &mounts) < 0 ||
+	    !(t = wq_ctx_topo(ctx)))
+		return;
+	cpus = wq_cpuset_count(t->online);
+	for (char *l = mounts, *next; l && *l; l = next) {
+		char dev[256], dir[256], type[32], opts[1024];
+		const char *tp;
+		int n;
+
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(l, "%255s %255s %31s %1023s", dev, dir, type, opts) != 4 || strcmp(type, "btrfs"))
+			continue;
+		tp = strstr(opts, "thread_pool=");
+		n = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(ctx);
+		if (n <= 0)
+			continue;
+		emit(fn, data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", dir,
+		     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
+		     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
+		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each)",
+		     dev, n, tp ? "" : " (the default)", n, cpus, (long)n * cpus, dir, cpus);
+	}
+}
+
 int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, wq_finding_fn fn, void *data)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
@@ -95,6 +133,8 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 	if (r < 0)
 		return r;
 	check_mask(t, "cpumask", g, fn, data, &none);
+	if (!root_override)
+		check_btrfs(ctx, fn, data);
 	return 0;
 }
 

@@ -24,6 +24,17 @@ static void note(struct wq_explain *ex, const char *fmt, ...)
 	va_end(ap);
 }
 
+void wq_explain_note(struct wq_explain *ex, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ex->nnotes >= WQ_EXPLAIN_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ex->notes[ex->nnotes++], sizeof(ex->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
 void wq_explain_clear(struct wq_explain *ex)
 {
 	for (int i = 0; i < ex->ncounters; i++)

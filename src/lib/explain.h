@@ -34,7 +34,7 @@ struct wq_explain {
 	int ncounters;
 	struct wq_counter *counters;
 	int nnotes;
-	char notes[WQ_EXPLAIN_NOTES][320];
+	char notes[WQ_EXPLAIN_NOTES][512];
 };
 
 /* What-if overrides; zero/NULL fields keep the live value. */
@@ -53,6 +53,8 @@ struct wq_whatif {
  */
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);
+/* Add a note (the caller's own, after wq_explain()). */
+void wq_explain_note(struct wq_explain *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* E for a requested mask: W & G, or G when that is empty. 0 or -errno. */
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out);
 /* The root unbound mask G (possible CPUs if the file is absent). 0 or -errno. */

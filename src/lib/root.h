@@ -21,6 +21,7 @@
 #define WQ_P_NODE "sys/devices/system/node"
 #define WQ_P_OSRELEASE "proc/sys/kernel/osrelease"
 #define WQ_P_CMDLINE "proc/cmdline"
+#define WQ_P_MOUNTS "proc/self/mounts"
 #define WQ_P_KALLSYMS "proc/kallsyms"
 #define WQ_P_UDEV_DATA "run/udev/data"
 #define WQ_P_TRACEFS "sys/kernel/tracing"

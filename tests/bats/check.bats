@@ -116,3 +116,20 @@ finding() { assert_line "$1 $2 $3"; }
 	run wq check -r -n -o SEVERITY,CODE,TARGET
 	finding warning cpumask-isolated cpumask
 }
+
+@test "check on 6.6-6.8 with btrfs mounted: the per-CPU multiplication of thread_pool, and the remedy" {
+	use_tree x86_64-64cpu 6.8.0
+	mkdir -p "$ROOT/proc/self"
+	printf '/dev/sda1 / ext4 rw,relatime 0 0\n/dev/sdb /data btrfs rw,relatime,space_cache=v2,subvol=/ 0 0\n/dev/sdc /fast btrfs rw,relatime,thread_pool=16,subvol=/ 0 0\n' >"$ROOT/proc/self/mounts"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning btrfs-max-active-per-cpu /data"
+	assert_line "warning btrfs-max-active-per-cpu /fast"
+	run wq check -P -o TARGET,MESSAGE
+	# 64 online CPUs: the default 8 -> 512, thread_pool=16 -> 1024; thread_pool=1 -> 64
+	assert_line --partial 'TARGET="/data" MESSAGE="btrfs (/dev/sdb): thread_pool 8 (the default) is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 8 x 64 = 512'
+	assert_line --partial "TARGET=\"/fast\" MESSAGE=\"btrfs (/dev/sdc): thread_pool 16 is max_active"
+	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each)"
+	# 6.9 and later: one system-wide limit, nothing to say
+	run wq --kernel 6.9.0 check -r -n -o CODE
+	refute_output --partial btrfs
+}

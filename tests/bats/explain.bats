@@ -217,3 +217,32 @@ from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n'
 	assert_failure 2
 	assert_output --partial "--from: invalid value 'banana'"
 }
+
+@test "explain of a workqueue outside sysfs: btrfs's default thread_pool and what it means per era" {
+	use_tree x86_64-64cpu 6.8.0
+	# 64 online CPUs (lscpu): thread_pool defaults to min(64 + 2, 8) = 8; on 6.6-6.8 per CPU: 8 x 64 = 512
+	run wq explain btrfs-endio-write
+	assert_success
+	assert_line "max_active:   8"
+	assert_line "max_inflight: 512"
+	assert_output --partial "note: btrfs-endio-write is not in sysfs (created without WQ_SYSFS)"
+	assert_output --partial "the thread_pool=N mount option sets max_active of its workqueues"
+	assert_output --partial "mount -o remount,thread_pool=N MOUNTPOINT"
+	# 6.9: one limit split over nodes 0 (32 CPUs), 2 and 3 (16 each): ceil(8*32/64)=4 and 2, each
+	# raised to the floor min_active 8 -> 8 + 8 + 8
+	run wq --kernel 6.9.0 explain btrfs-endio-write
+	assert_success
+	assert_line "max_inflight: 24"
+	# an unknown name: only with --max-active, said plainly otherwise (exit 32)
+	run wq explain nosuch
+	assert_equal "$status" 32
+	assert_output --partial "nosuch: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N"
+	run wq explain nosuch --max-active 4
+	assert_success
+	assert_line "max_inflight: 256"
+	# dm-crypt before 6.10: kcryptd/MAJ:MIN as the tracepoints name it, max_active = online CPUs
+	run wq --kernel 6.1.0 explain kcryptd/253:0
+	assert_success
+	assert_line "max_active:   64"
+	assert_output --partial "no_read_workqueue"
+}
