@@ -12,7 +12,7 @@ _wqctl()
 		--sysroot|--profile-dir|--kernel)
 			pre+=("$w" "${COMP_WORDS[i+1]}"); i=$((i + 1)); continue ;;
 		--sysroot=*|--profile-dir=*|--kernel=*) pre+=("$w"); continue ;;
-		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from)
+		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size)
 			i=$((i + 1)); continue ;;
 		-*) continue ;;
 		esac
@@ -22,7 +22,7 @@ _wqctl()
 
 	case $prev in
 	--sysroot|--profile-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--kernel|--max-active|--min-active|--cpus|--from) COMPREPLY=(); return ;;
+	--kernel|--max-active|--min-active|--cpus|--from|-i|--interval|-c|--count|-b|--buffer-size) COMPREPLY=(); return ;;
 	-o|--output) COMPREPLY=($(compgen -W "$(_wqctl_words columns "${cmd:-show}")" -- "${cur##*,}")); return ;;
 	--profile) COMPREPLY=($(compgen -W "$(_wqctl_words profiles)" -- "$cur")); return ;;
 	--workqueue) COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur")); return ;;
@@ -37,7 +37,7 @@ _wqctl()
 		return
 	fi
 	case $cmd in
-	show|check|snapshot|explain)
+	show|check|snapshot|explain|monitor)
 		COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur")) ;;
 	owner)
 		[[ -z $sub ]] && COMPREPLY=($(compgen -W "$(_wqctl_words workqueues)" -- "$cur")) ;;

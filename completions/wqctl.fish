@@ -10,7 +10,7 @@ function __wqctl_cmd
             continue
         end
         switch $w
-            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from
+            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size
                 set skip 1
             case '-*'
             case '*'
@@ -42,7 +42,7 @@ complete -c wqctl -s v -l verbose
 complete -c wqctl -l syslog
 complete -c wqctl -s h -l help
 complete -c wqctl -s V -l version
-complete -c wqctl -n '__wqctl_using show get check snapshot explain set owner' -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using show get check snapshot explain set owner monitor' -a '(__wqctl_words workqueues)'
 complete -c wqctl -n '__wqctl_using get' -a '(__wqctl_words attributes)'
 complete -c wqctl -n '__wqctl_using set' -a '(__wqctl_words attributes | string replace -r \'$\' =)'
 complete -c wqctl -n '__wqctl_using knob' -a '(__wqctl_words knobs)'

@@ -49,6 +49,7 @@ static bool load_json(struct cli_libjson *l)
 	SYM(h, *l, json_object_new_string);
 	SYM(h, *l, json_object_new_int);
 	SYM(h, *l, json_object_new_int64);
+	SYM(h, *l, json_object_new_double_s);
 	SYM(h, *l, json_object_new_boolean);
 	SYM(h, *l, json_object_object_add);
 	SYM(h, *l, json_object_array_add);

@@ -34,6 +34,7 @@ struct cli_libjson {
 	WQ_LFN(json_object_new_string);
 	WQ_LFN(json_object_new_int);
 	WQ_LFN(json_object_new_int64);
+	WQ_LFN(json_object_new_double_s);
 	WQ_LFN(json_object_new_boolean);
 	WQ_LFN(json_object_object_add);
 	WQ_LFN(json_object_array_add);
@@ -63,6 +64,7 @@ const struct cli_libjson *cli_json(void);
 #define json_object_new_string(...) cli_json()->json_object_new_string(__VA_ARGS__)
 #define json_object_new_int(...) cli_json()->json_object_new_int(__VA_ARGS__)
 #define json_object_new_int64(...) cli_json()->json_object_new_int64(__VA_ARGS__)
+#define json_object_new_double_s(...) cli_json()->json_object_new_double_s(__VA_ARGS__)
 #define json_object_new_boolean(...) cli_json()->json_object_new_boolean(__VA_ARGS__)
 #define json_object_object_add(...) cli_json()->json_object_object_add(__VA_ARGS__)
 #define json_object_array_add(...) cli_json()->json_object_array_add(__VA_ARGS__)

@@ -20,6 +20,9 @@ struct wqstat {
 	unsigned long queued, started, done, throttled;
 	struct samples wait, run;
 	long pending, inflight;
+	/* over the whole run (wq_mon_summary) */
+	unsigned long tqueued, tstarted, tdone, tthrottled;
+	struct samples twait, trun;
 };
 
 /* One work pointer: its queued instance and its running instance. */
@@ -71,6 +74,8 @@ void wq_mon_free(struct wq_mon *m)
 		free(m->wq[i].name);
 		free(m->wq[i].wait.v);
 		free(m->wq[i].run.v);
+		free(m->wq[i].twait.v);
+		free(m->wq[i].trun.v);
 	}
 	free(m->wq);
 	free(m->tab);
@@ -257,14 +262,16 @@ int wq_mon_event_cpu(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts, uint64_t 
 		it->rwq = w;
 		it->ts = ts;
 		m->wq[w].started++;
-		return sample(m, &m->wq[w].wait, ts >= it->tq ? (int64_t)(ts - it->tq) : 0);
+		return sample(m, &m->wq[w].wait, ts >= it->tq ? (int64_t)(ts - it->tq) : 0) ||
+		       sample(m, &m->wq[w].twait, ts >= it->tq ? (int64_t)(ts - it->tq) : 0);
 	case WQ_EV_END:
 		if (!it->running)
 			return 0;
 		it->running = false;
 		w = it->rwq;
 		m->wq[w].done++;
-		return sample(m, &m->wq[w].run, ts >= it->ts ? (int64_t)(ts - it->ts) : 0);
+		return sample(m, &m->wq[w].run, ts >= it->ts ? (int64_t)(ts - it->ts) : 0) ||
+		       sample(m, &m->wq[w].trun, ts >= it->ts ? (int64_t)(ts - it->ts) : 0);
 	default: return 0;
 	}
 }
@@ -340,6 +347,10 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 		    .run_p99 = wq_mon_percentile(s->run.v, s->run.n, 99),
 		};
 		cnt++;
+		s->tqueued += s->queued;
+		s->tstarted += s->started;
+		s->tdone += s->done;
+		s->tthrottled += s->throttled;
 		s->queued = s->started = s->done = s->throttled = 0;
 		s->wait.n = s->run.n = 0;
 		s->wait.seen = s->run.seen = 0;
@@ -349,4 +360,43 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 	*n = cnt;
 	/* Drop the items that are neither queued nor running. */
 	return rehash(m, m->cap);
+}
+
+int wq_mon_summary(struct wq_mon *m, double seconds, const struct wq_mon_row **rows, size_t *n)
+{
+	struct wq_mon_row *r = realloc(m->rows, sizeof(*r) * (m->nwq + 1));
+	size_t cnt = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (!r)
+		return -ENOMEM;
+	m->rows = r;
+	for (size_t i = 0; i < m->nwq; i++) {
+		struct wqstat *s = &m->wq[i];
+		/* what the last interval left counted but not yet folded in */
+		unsigned long q = s->tqueued + s->queued, st = s->tstarted + s->started;
+
+		if (!q && !st && !s->tdone && !s->done && !s->pending && !s->inflight)
+			continue;
+		r[cnt++] = (struct wq_mon_row){
+		    .name = s->name,
+		    .queued = q,
+		    .started = st,
+		    .done = s->tdone + s->done,
+		    .throttled = s->tthrottled + s->throttled,
+		    .queued_ps = seconds > 0 ? (double)q / seconds : 0,
+		    .started_ps = seconds > 0 ? (double)st / seconds : 0,
+		    .pending = s->pending,
+		    .inflight = s->inflight,
+		    .wait_p50 = wq_mon_percentile(s->twait.v, s->twait.n, 50),
+		    .wait_p99 = wq_mon_percentile(s->twait.v, s->twait.n, 99),
+		    .run_p50 = wq_mon_percentile(s->trun.v, s->trun.n, 50),
+		    .run_p99 = wq_mon_percentile(s->trun.v, s->trun.n, 99),
+		};
+	}
+	qsort(r, cnt, sizeof(*r), cmp_row);
+	*rows = r;
+	*n = cnt;
+	return 0;
 }

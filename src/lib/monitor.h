@@ -53,6 +53,12 @@ int wq_mon_event(struct wq_mon *m, enum wq_mon_ev ev, uint64_t ts_ns, uint64_t w
  * valid until the next call or wq_mon_free. 0 or -ENOMEM.
  */
 int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **rows, size_t *n);
+/*
+ * The whole run so far: totals, rates over seconds, percentiles over every
+ * sample (a uniform reservoir past 65536 per workqueue), pending and in
+ * flight as of the last interval. *rows as for wq_mon_interval. 0 or -ENOMEM.
+ */
+int wq_mon_summary(struct wq_mon *m, double seconds, const struct wq_mon_row **rows, size_t *n);
 /* Nearest-rank percentile (0 < p <= 100) of n samples, sorting them in place; -1 when n is 0. */
 int64_t wq_mon_percentile(int64_t *v, size_t n, double p);
 

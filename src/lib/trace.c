@@ -19,9 +19,6 @@
 
 #define INSTANCE_PREFIX "wqctl-monitor-"
 
-/* Per-CPU buffer of the instance, in KiB: room for bursts between reads. */
-#define BUFFER_KB 4096
-
 static const char *const event_names[] = {
     [WQ_EV_QUEUE] = "workqueue_queue_work",
     [WQ_EV_ACTIVATE] = "workqueue_activate_work",
@@ -138,7 +135,7 @@ const char *wq_trace_instance(const struct wq_trace *t)
 	return t->name;
 }
 
-int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t whysz)
+int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **out, char *why, size_t whysz)
 {
 	struct wq_trace *t;
 	const char *dir;
@@ -204,7 +201,15 @@ int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t w
 		wq_trace_close(t);
 		return -e;
 	}
-	t->L->tracefs_instance_set_buffer_size(t->inst, BUFFER_KB, -1);
+	/* room for bursts between reads; a size the kernel refuses (memory) is said, not ignored */
+	if (t->L->tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
+		int e = errno ? errno : ENOMEM;
+
+		snprintf(why, whysz, "instances/%s: cannot size the buffers to %u KiB per CPU: %s", t->name, buffer_kb,
+			 wq_strerror(e));
+		wq_trace_close(t);
+		return -e;
+	}
 	for (int i = 0; i < 4; i++) {
 		if (t->L->tracefs_event_enable(t->inst, "workqueue", event_names[i]) < 0) {
 			snprintf(why, whysz, "instances/%s: cannot enable workqueue/%s", t->name, event_names[i]);

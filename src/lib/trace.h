@@ -14,11 +14,14 @@
 struct wq_ctx;
 struct wq_trace;
 
+/* The per-CPU buffer of the instance unless the caller asks for another, in KiB. */
+#define WQ_TRACE_BUFFER_KB 4096
 /*
- * Create the instance and start tracing. Live system only. 0, or -errno
- * with why (tracefs missing, not root, events missing, library missing).
+ * Create the instance with per-CPU buffers of buffer_kb KiB and start
+ * tracing. Live system only. 0, or -errno with why (tracefs missing, not
+ * root, events missing, library missing, buffer refused).
  */
-int wq_trace_open(struct wq_ctx *ctx, struct wq_trace **out, char *why, size_t whysz);
+int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **out, char *why, size_t whysz);
 /* Feed every event recorded since the last call to m; *lost counts events the buffer dropped. 0 or -errno. */
 int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost);
 /*

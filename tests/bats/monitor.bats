@@ -58,3 +58,14 @@ setup() {
 	assert_failure 2
 	assert_output --partial "live system only"
 }
+
+@test "monitor --buffer-size takes KiB per CPU from 4 to 1048576, checked before tracefs" {
+	for v in 0 3 -1 abc 1M 1048577 ''; do
+		run wq monitor --buffer-size "$v"
+		assert_failure 2
+		assert_output --partial "monitor: --buffer-size '$v': expected KiB per CPU from 4 to 1048576"
+	done
+	run "$WQCTL" monitor --list-columns
+	assert_line --regexp "^MAX_ACTIVE +"
+	assert_line --regexp "^LIMIT +"
+}

@@ -70,11 +70,11 @@ make_writeback() {
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output ""
 	run cat "$BATS_TEST_TMPDIR/out"
-	assert_output --partial '"name": "writeback"'
-	# only the named workqueue
-	assert_equal "$(grep -c '"name":' <<<"$output")" 1
-	count=$(sed -n 's/.*"queued": \([0-9]*\).*/\1/p' <<<"$output")
-	rate=$(sed -n 's/.*"queued\/s": \([0-9.]*\).*/\1/p' <<<"$output")
+	assert_output --partial '"name":"writeback"'
+	# only the named workqueue: once in the interval's line, once in the summary line
+	assert_equal "$(grep -c '"name":' <<<"$output")" 2
+	count=$(head -1 <<<"$output" | sed -n 's/.*"queued":\([0-9]*\).*/\1/p')
+	rate=$(head -1 <<<"$output" | sed -n 's/.*"queued\/s":\([0-9.]*\).*/\1/p')
 	echo "monitor: $count items ($rate/s); oracle: $oracle" >&3
 	# three fsyncs of dirty data each queue writeback work: at least 1 item, and never more
 	# than the oracle instance (enabled before monitor started, stopped after it ended) saw
@@ -158,11 +158,36 @@ throttle_run() {
 	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
 }
 
-@test "monitor: one JSON document per interval, idle ones as an empty list" {
+@test "monitor: JSON Lines, one object per interval with its timestamp (idle ones too), then the summary" {
+	t0=$(date +%s)
 	run "$WQCTL" monitor -J -i 0.3 -c 3 no-such-workqueue-*
+	t1=$(date +%s)
 	assert_success
-	assert_equal "$(grep -c '"workqueues": \[' <<<"$output")" 3
+	assert_equal "$(wc -l <<<"$output")" 4
+	# every line one object with the same keys; idle: an empty list
+	assert_equal "$(grep -c '^{"timestamp":[0-9]*\.[0-9]\{3\},"seconds":0\.[0-9]\{3\},"lost":0,"workqueues":\[\]}$' <<<"$output")" 3
+	assert_equal "$(tail -1 <<<"$output" | grep -c '^{"summary":true,"timestamp":[0-9.]*,"seconds":[0-9.]*,"intervals":3,"lost":0,"workqueues":\[\]}$')" 1
+	# the timestamps are wall-clock seconds of this run, one interval apart
+	read -r a b c <<<"$(sed -n 's/^{"timestamp":\([0-9.]*\),.*/\1/p' <<<"$output" | tr '\n' ' ')"
+	awk -v a="$a" -v b="$b" -v c="$c" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { exit !(a >= t0 && c <= t1 + 1 && b - a > 0.25 && b - a < 0.6 && c - b > 0.25 && c - b < 0.6) }'
 	refute_output --partial '"name"'
+}
+
+@test "monitor: LIMIT beside INFLIGHT is explain's max_inflight for sysfs workqueues; --buffer-size is applied" {
+	want=$("$WQCTL" explain -J writeback | sed -n 's/.*"max_inflight": \([0-9]*\).*/\1/p')
+	[ -n "$want" ]
+	"$WQCTL" monitor -J -b 64 -i 2 -c 1 -o NAME,INFLIGHT,MAX_ACTIVE,LIMIT writeback >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	tracing "$pid"
+	# the instance's per-CPU buffer is what was asked for (the kernel rounds up to whole pages)
+	kb=$(cat "$T/instances/wqctl-monitor-$pid/buffer_size_kb")
+	[ "$kb" -ge 64 ] && [ "$kb" -lt 128 ]
+	make_writeback
+	wait "$pid"
+	run head -1 "$BATS_TEST_TMPDIR/out"
+	assert_output --partial "\"name\":\"writeback\",\"inflight\":"
+	assert_output --partial "\"max_active\":$(cat "$WB/max_active"),\"limit\":$want}"
 }
 
 @test "monitor: tables carry a header each, a blank line between them" {
@@ -172,9 +197,12 @@ throttle_run() {
 	assert_success
 	headers=$(grep -c '^NAME  *QUEUED  *DONE$' <<<"$output" || true)
 	blanks=$(grep -c '^$' <<<"$output" || true)
-	# an idle interval prints nothing; every printed table after the first is preceded by a blank line
+	# an idle interval prints nothing; every printed table after the first is preceded by a blank
+	# line, the summary too: its title, then the columns asked for and the run's totals
 	[ "$headers" -ge 1 ]
-	assert_equal "$blanks" $((headers - 1))
+	assert_equal "$blanks" "$headers"
+	assert_equal "$(grep -c '^summary: 2 intervals, [0-9.]* s, 0 events lost$' <<<"$output")" 1
+	assert_equal "$(grep -c '^NAME  *QUEUED  *DONE  *STARTED  *THROTTLED$' <<<"$output")" 1
 }
 
 @test "monitor: without root, a clear error and nothing created" {
