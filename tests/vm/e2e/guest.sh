@@ -198,6 +198,9 @@ if [ -e /tmp/kcryptd-in-sysfs ]; then storm || say "STORM none"; fi
 wqctl revert >/tmp/revert.txt 2>&1
 say "REVERT rc=$? $(tr '\n' ' ' </tmp/revert.txt)"
 say "AFTER-REVERT writeback $(wq_line writeback) nice=$(cat $W/writeback/nice) journal=$(wc -l </run/wqctl/journal 2>/dev/null || echo none)"
+# the set stays active until 'profile off'
+wqctl profile off >/tmp/off.txt 2>&1
+say "PROFILE-OFF rc=$? active=$(grep -vc '^#' /etc/wqctl/active-profiles) $(tr '\n' ' ' </tmp/off.txt)"
 wqctl profile use e2e-boot >/dev/null 2>&1
 
 # --- 6. every shipped profile, with a LUKS device open and an iSCSI session ---

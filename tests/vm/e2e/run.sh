@@ -134,8 +134,11 @@ judge() { # krel log
 	fi
 
 	# 5. revert
+	# nothing restored was left alone or missing; the set stays active, and revert says so
 	r=$(line REVERT)
-	is "$tag: revert after all of it exits 0 and trips over nothing" "$r" "rc=0 "
+	is "$tag: revert after all of it exits 0, trips over nothing, says the set stays active" "$r" \
+		"rc=0 wqctl: revert: the active profiles (e2e-boot e2e-dev) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off "
+	is "$tag: profile off empties the active set" "$(line PROFILE-OFF)" "rc=0 active=0 "
 	is "$tag: ... writeback is back at its boot values" "$(line AFTER-REVERT | awk '{ print $4, $5, $6 }')" \
 		"max_active=256 nice=0 journal=none" "$(line AFTER-REVERT)"
 
