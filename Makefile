@@ -172,6 +172,8 @@ $(BUILD)/wqctl.service: systemd/wqctl.service.in
 install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(MAN_PAGES)
 	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
 	install -d $(DESTDIR)$(LIBDIR_WQCTL)/profiles
+	# the administrator's profiles (wqctl.profile(5)): owned by the package, empty
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/wqctl/profiles
 	install -m 0644 profiles/*.conf $(DESTDIR)$(LIBDIR_WQCTL)/profiles/
 	install -D -m 0644 $(BUILD)/60-wqctl.rules $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules
 	install -D -m 0644 $(BUILD)/wqctl.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service

@@ -168,8 +168,16 @@ tier_package() {
 			exit
 		done
 		echo "no block device"; exit 1'
+	t "the package owns /etc/wqctl/profiles (the man page's examples put profiles there)" bash -c '
+		test -d /etc/wqctl/profiles && dpkg -S /etc/wqctl/profiles | grep -q "^wqctl: /etc/wqctl/profiles$"'
+	# state the tool writes: the active set, and /run/wqctl (lock, journal) from a set and its revert
+	t "installed wqctl: profile use, set, revert leave their state files" bash -c '
+		/usr/sbin/wqctl profile use numa-local 2>/dev/null && test -s /etc/wqctl/active-profiles &&
+		/usr/sbin/wqctl set writeback nice=1 && /usr/sbin/wqctl revert 2>/dev/null &&
+		test "$(cat /sys/devices/virtual/workqueue/writeback/nice)" = 0 && test -d /run/wqctl'
 	t "apt-get remove" apt-get remove -y -qq wqctl
-	t "dpkg --purge leaves nothing" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install"'
+	t "dpkg --purge leaves nothing: not the active set, not /run/wqctl" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install" &&
+		! test -e /etc/wqctl/active-profiles && ! test -e /run/wqctl && ! test -e /etc/wqctl'
 	t "make rpm" make rpm
 	t "the RPM installs the same files as the .deb" bash -c '
 		r=$(rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)

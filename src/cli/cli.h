@@ -27,6 +27,7 @@ struct cli {
 	size_t nprofile_dirs;
 	bool json, raw, pairs, noheadings, list_columns;
 	const char *output;
+	bool output_all; /* -O: every column */
 	int verbose;
 	bool quiet, use_syslog;
 };
@@ -48,6 +49,10 @@ void cli_notice(struct cli *cli, const char *fmt, ...) __attribute__((format(pri
 void cli_info(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print "wqctl NAME" usage and option help of a command to stdout. */
 void cli_cmd_help(const struct cmd *c);
+/* The candidate closest to word (edit distance, at most a third of its length), or NULL. */
+const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+/* "NAME: no such workqueue", with the nearest existing name when there is one. */
+void cli_no_such_wq(struct cli *cli, const char *name);
 /* Open the library context on first use; NULL after an error was printed. */
 struct wq_ctx *cli_ctx(struct cli *cli);
 /* True if s has glob characters. */

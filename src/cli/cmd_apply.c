@@ -258,7 +258,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (only && !wq_exists(cli->ctx, only)) {
 		if (udev)
 			return EXIT_OK; /* gone again before we ran */
-		cli_err(cli, "%s: no such workqueue", only);
+		cli_no_such_wq(cli, only);
 		return EXIT_NONE_EXIST;
 	}
 	rc = cli_load_profiles(cli, names, n, &set, &none);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/check.h"
 #include "../lib/macro.h"
@@ -22,7 +23,7 @@ static const struct colinfo cols[] = {
 
 struct tally {
 	struct out *o;
-	int errors, warnings;
+	int errors, warnings, findings;
 };
 
 static void on_finding(void *data, const struct wq_finding *f)
@@ -30,6 +31,7 @@ static void on_finding(void *data, const struct wq_finding *f)
 	struct tally *t = data;
 	struct libscols_line *ln = out_line(t->o);
 
+	t->findings++;
 	out_set(t->o, ln, COL_SEVERITY, wq_severity_name(f->severity));
 	out_set(t->o, ln, COL_CODE, f->code);
 	out_set(t->o, ln, COL_TARGET, f->target);
@@ -225,6 +227,12 @@ static int run(struct cli *cli, int argc, char **argv)
 print:
 	if (rc == EXIT_USAGE) {
 		out_free(&o);
+		return rc;
+	}
+	/* an empty table says nothing to a person at a terminal; scripts get no output */
+	if (t.findings == 0 && isatty(STDOUT_FILENO) && !cli->json && !cli->raw && !cli->pairs) {
+		out_free(&o);
+		puts("no findings");
 		return rc;
 	}
 	if (out_print(&o) != EXIT_OK)

@@ -74,7 +74,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (wq_info_read(cli->ctx, name, &wi) < 0) {
 		wq_info_clear(&wi);
-		cli_err(cli, "%s: no such workqueue", name);
+		cli_no_such_wq(cli, name);
 		return EXIT_NONE_EXIST;
 	}
 	if (!nattrs) {

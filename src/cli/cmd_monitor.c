@@ -460,6 +460,18 @@ static int run(struct cli *cli, int argc, char **argv)
 
 			rc = print_rows(cli, rows, n, argv + optind, (size_t)(argc - optind), &L, &rep, &tables);
 		}
+		/* patterns that caught nothing in the first interval: say so once (a typo, or idle) */
+		if (i == 0 && optind < argc) {
+			bool any = false;
+
+			for (size_t k = 0; k < n && !any; k++)
+				any = wanted(argv + optind, (size_t)(argc - optind), rows[k].name);
+			if (!any)
+				cli_warn(
+				    cli,
+				    "monitor: no workqueue matching the patterns queued work in the first interval "
+				    "(names as the tracepoints carry them; 'wqctl monitor' alone shows every one)");
+		}
 		if (rc)
 			break;
 		done++;

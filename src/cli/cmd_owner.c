@@ -85,7 +85,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	if (!wq_exists(cli->ctx, wq)) {
-		cli_err(cli, "%s: no such workqueue", wq);
+		cli_no_such_wq(cli, wq);
 		return EXIT_NONE_EXIST;
 	}
 	r = wq_owner_resolve(cli->ctx, wq, &oi);

@@ -25,6 +25,47 @@ static const struct cmd *const commands[] = {
     &cmd_dump,	&cmd_monitor, &cmd_owner, &cmd_netnode, &cmd_devprops, &cmd_complete,
 };
 
+/* Edit distance with adjacent transpositions ("shwo" is one step from "show"). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[65][65];
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1,
+			       ins = d[i][j - 1] + 1, m = sub < del ? sub : del;
+
+			m = m < ins ? m : ins;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < m)
+				m = d[i - 2][j - 2] + 1;
+			d[i][j] = m;
+		}
+	}
+	return d[la][lb];
+}
+
+const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+{
+	size_t best = (size_t)-1, limit = strlen(word) / 3 > 1 ? strlen(word) / 3 : 1;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, cands[i]);
+
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
+}
+
 const struct cmd *const *cli_commands(size_t *n)
 {
 	*n = ARRAY_SIZE(commands);
@@ -148,6 +189,24 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 		wq_names_free(all, nall);
 		return EXIT_FAIL;
 	}
+	for (size_t a = 0; a < nargs; a++) {
+		bool hit = false;
+
+		for (size_t i = 0; i < nall && !hit; i++)
+			hit = fnmatch(args[a], all[i], 0) == 0;
+		if (!hit) {
+			/* a typo of an existing name is said with the name */
+			const char *near =
+			    cli_is_glob(args[a]) ? NULL : cli_nearest(args[a], (const char *const *)all, nall);
+
+			missing++;
+			if (report_missing && near)
+				cli_err(cli, "%s: no such workqueue; did you mean '%s'?", args[a], near);
+			else if (report_missing)
+				cli_err(cli, "%s: %s", args[a],
+					cli_is_glob(args[a]) ? "no workqueue matches" : "no such workqueue");
+		}
+	}
 	for (size_t i = 0; i < nall; i++) {
 		bool match = nargs == 0;
 
@@ -159,24 +218,27 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 			free(all[i]);
 	}
 	free(all);
-	for (size_t a = 0; a < nargs; a++) {
-		bool hit = false;
-
-		for (size_t i = 0; i < nres && !hit; i++)
-			hit = fnmatch(args[a], res[i], 0) == 0;
-		if (!hit) {
-			missing++;
-			if (report_missing)
-				cli_err(cli, "%s: %s", args[a],
-					cli_is_glob(args[a]) ? "no workqueue matches" : "no such workqueue");
-		}
-	}
 	qsort(res, nres, sizeof(*res), strcmpp);
 	*names = res;
 	*n = nres;
 	if (!missing)
 		return EXIT_OK;
 	return missing == nargs ? EXIT_NONE_EXIST : EXIT_SOME_EXIST;
+}
+
+void cli_no_such_wq(struct cli *cli, const char *name)
+{
+	char **all = NULL;
+	size_t nall = 0;
+	const char *near = NULL;
+
+	if (cli->ctx && wq_list(cli->ctx, &all, &nall) == 0)
+		near = cli_nearest(name, (const char *const *)all, nall);
+	if (near)
+		cli_err(cli, "%s: no such workqueue; did you mean '%s'?", name, near);
+	else
+		cli_err(cli, "%s: no such workqueue", name);
+	wq_names_free(all, nall);
 }
 
 void cli_cmd_help(const struct cmd *c)
@@ -204,6 +266,7 @@ static void usage(FILE *f)
 	      "  -P, --pairs            KEY=\"value\" output\n"
 	      "  -n, --noheadings       no column headings (get: values only)\n"
 	      "  -o, --output LIST      columns to print (+LIST appends to the defaults)\n"
+	      "  -O, --output-all       every column\n"
 	      "      --list-columns     list the columns of the command\n"
 	      "  -q, --quiet            no warnings\n"
 	      "  -v, --verbose          say more\n"
@@ -314,6 +377,8 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 			cli->raw = true;
 		} else if (streq(a, "--pairs")) {
 			cli->pairs = true;
+		} else if (streq(a, "--output-all")) {
+			cli->output_all = true;
 		} else if (streq(a, "--noheadings")) {
 			cli->noheadings = true;
 		} else if (streq(a, "--list-columns")) {
@@ -328,7 +393,7 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 			*help = true;
 		} else if (streq(a, "--version")) {
 			*version = true;
-		} else if (a[1] != '-' && strspn(a + 1, "JrPnqvhV") == strlen(a + 1)) {
+		} else if (a[1] != '-' && strspn(a + 1, "JrPnqvhVO") == strlen(a + 1)) {
 			for (const char *p = a + 1; *p; p++) {
 				switch (*p) {
 				case 'J': cli->json = true; break;
@@ -339,6 +404,7 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 				case 'v': cli->verbose++; break;
 				case 'h': *help = true; break;
 				case 'V': *version = true; break;
+				case 'O': cli->output_all = true; break;
 				}
 			}
 		} else {
@@ -351,6 +417,15 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 	}
 	nargv[n] = NULL;
 	*nargc = n;
+	/* one output mode at a time, as lsblk has it */
+	if (cli->json + cli->raw + cli->pairs > 1) {
+		cli_err(cli, "--json, --raw and --pairs: mutually exclusive arguments");
+		return -1;
+	}
+	if (cli->output_all && cli->output) {
+		cli_err(cli, "--output and --output-all: mutually exclusive arguments");
+		return -1;
+	}
 	return 0;
 }
 
@@ -394,7 +469,17 @@ int main(int argc, char **argv)
 	}
 	c = find_cmd(nargv[0]);
 	if (!c) {
-		cli_err(&cli, "%s: unknown command (see wqctl --help)", nargv[0]);
+		const char *names[ARRAY_SIZE(commands)], *near;
+		size_t nn = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (commands[i]->summary)
+				names[nn++] = commands[i]->name;
+		near = cli_nearest(nargv[0], names, nn);
+		if (near)
+			cli_err(&cli, "%s: unknown command; did you mean '%s'? (see wqctl --help)", nargv[0], near);
+		else
+			cli_err(&cli, "%s: unknown command (see wqctl --help)", nargv[0]);
 		rc = EXIT_USAGE;
 		goto out;
 	}

@@ -30,7 +30,22 @@ static int add_cols(struct out *o, const char *list)
 			continue;
 		}
 		if (id < 0) {
-			cli_err(o->cli, "--output: %.*s: unknown column (see --list-columns)", (int)len, p);
+			const char *names[64], *near;
+			char word[64];
+			size_t nn = 0;
+
+			for (size_t i = 0; i < o->ncols && nn < ARRAY_SIZE(names); i++)
+				names[nn++] = o->cols[i].name;
+			snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
+			for (char *c = word; *c; c++)
+				*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+			near = cli_nearest(word, names, nn);
+			if (near)
+				cli_err(o->cli,
+					"--output: %.*s: unknown column; did you mean '%s'? (see --list-columns)",
+					(int)len, p, near);
+			else
+				cli_err(o->cli, "--output: %.*s: unknown column (see --list-columns)", (int)len, p);
 			return EXIT_USAGE;
 		}
 		if (o->nmap >= ARRAY_SIZE(o->map)) {
@@ -61,7 +76,11 @@ int out_init(struct out *o, struct cli *cli, const struct colinfo *cols, size_t 
 		if (e && *e)
 			sel = e;
 	}
-	if (!sel || sel[0] == '+') {
+	if (cli->output_all) {
+		for (size_t i = 0; i < ncols && o->nmap < ARRAY_SIZE(o->map); i++)
+			o->map[o->nmap++] = (int)i;
+		r = 0;
+	} else if (!sel || sel[0] == '+') {
 		r = add_cols(o, defaults);
 		if (r == 0 && sel)
 			r = add_cols(o, sel + 1);
@@ -125,10 +144,10 @@ void out_set(struct out *o, struct libscols_line *ln, int id, const char *value)
 	for (size_t i = 0; i < o->nmap; i++) {
 		if (o->map[i] != id)
 			continue;
-		/* Unknown values: "-" for people, null in JSON. */
+		/* Unknown values: "-" for people, null in JSON, empty in KEY="value" pairs. */
 		if (!value && o->cli->json)
 			continue;
-		scols_line_set_data(ln, i, value ? value : "-");
+		scols_line_set_data(ln, i, value ? value : o->cli->pairs ? "" : "-");
 	}
 }
 

@@ -501,7 +501,7 @@ int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int
 			return -EINVAL;
 		}
 		if (v < lo || v > hi) {
-			snprintf(why, whysz, "%ld is out of range %ld-%ld", v, lo, hi);
+			snprintf(why, whysz, "must be between %ld and %ld", lo, hi);
 			return -ERANGE;
 		}
 		return asprintf(out, "%ld", v) < 0 ? -ENOMEM : 0;

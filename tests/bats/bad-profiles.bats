@@ -38,11 +38,11 @@ W='[workqueue writeback]'
 @test "unknown workqueue key" { printf '%s\ncolour = red\n' "$W" | refused 2 "unknown key 'colour' in [workqueue writeback]"; }
 @test "unknown profile key" { printf '[profile]\nauthor = me\n' | refused 2 "unknown key 'author' in [profile]"; }
 @test "key outside a section" { printf 'max_active = 3\n' | refused 1 "key 'max_active' outside a section"; }
-@test "max_active 0" { printf '%s\nmax_active = 0\n' "$W" | refused 2 "max_active: invalid value '0': 0 is out of range 1-2048"; }
+@test "max_active 0" { printf '%s\nmax_active = 0\n' "$W" | refused 2 "max_active: invalid value '0': must be between 1 and 2048"; }
 @test "max_active not a number" { printf '%s\nmax_active = lots\n' "$W" | refused 2 "max_active: invalid value 'lots': 'lots' is not a decimal integer"; }
-@test "max_active above the kernel's limit" { printf '%s\nmax_active = 4096\n' "$W" | refused 2 "max_active: invalid value '4096': 4096 is out of range 1-2048"; }
+@test "max_active above the kernel's limit" { printf '%s\nmax_active = 4096\n' "$W" | refused 2 "max_active: invalid value '4096': must be between 1 and 2048"; }
 @test "max_active with junk" { printf '%s\nmax_active = 16abc\n' "$W" | refused 2 "max_active: invalid value '16abc': '16abc' is not a decimal integer"; }
-@test "nice out of range" { printf '%s\nnice = 20\n' "$W" | refused 2 "nice: invalid value '20': 20 is out of range -20-19"; }
+@test "nice out of range" { printf '%s\nnice = 20\n' "$W" | refused 2 "nice: invalid value '20': must be between -20 and 19"; }
 # Well-formed values this machine cannot take: that setting is skipped with the reason, the
 # rest of the set (here writeback's nice) is applied, and apply exits 1 (issue 13 item 3).
 elsewhere() { # LINE MESSAGE < profile text

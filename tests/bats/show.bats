@@ -103,7 +103,7 @@ kcryptd_io-253:0-1"
 	use_tree vmware_fpe 6.1.0
 	run wq show -P -o NAME,SCOPE,NUMA writeback
 	assert_success
-	assert_output 'NAME="writeback" SCOPE="-" NUMA="1"'
+	assert_output 'NAME="writeback" SCOPE="" NUMA="1"'
 	run wq show -J -o NAME,NUMA writeback
 	assert_output --partial '"numa": true'
 }
@@ -129,4 +129,48 @@ kcryptd_io-253:0-1"
 	run wq get -n evil max_active
 	assert_success
 	assert_output "77"
+}
+
+@test "-J, -r and -P are mutually exclusive (exit 2), as lsblk has them; -O prints every column" {
+	for pair in "-J -r" "-J -P" "-r -P" "-JP"; do
+		# shellcheck disable=SC2086
+		run wq show $pair
+		assert_equal "$status" 2
+		assert_output "wqctl: --json, --raw and --pairs: mutually exclusive arguments"
+	done
+	run wq show -O -n writeback
+	assert_success
+	cols=$(wq show --list-columns | awk 'NR > 1' | wc -l)
+	# every column of --list-columns, one heading each
+	run wq show -O writeback
+	assert_equal "$(head -1 <<<"$output" | wc -w)" "$cols"
+	run wq show -O -o NAME
+	assert_equal "$status" 2
+}
+
+@test "a missing value is null in JSON, empty in -P, '-' in a table" {
+	run wq show -P -o NAME,OWNER_NODE writeback
+	assert_output 'NAME="writeback" OWNER_NODE=""'
+	run wq show -r -n -o NAME,OWNER_NODE writeback
+	assert_output "writeback -"
+	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,OWNER_NODE writeback | tr -d ' \n'"
+	assert_output --partial '"owner_node":null'
+}
+
+@test "unknown names say the nearest existing one" {
+	run wq shwo
+	assert_equal "$status" 2
+	assert_output "wqctl: shwo: unknown command; did you mean 'show'? (see wqctl --help)"
+	run wq show writebak
+	assert_equal "$status" 32
+	assert_output "wqctl: writebak: no such workqueue; did you mean 'writeback'?"
+	run wq get wrtieback
+	assert_output "wqctl: wrtieback: no such workqueue; did you mean 'writeback'?"
+	run wq show -o NAME,CPSU
+	assert_output "wqctl: --output: CPSU: unknown column; did you mean 'CPUS'? (see --list-columns)"
+	# nothing near: no guess
+	run wq show zzzzzz
+	assert_output "wqctl: zzzzzz: no such workqueue"
+	run wq frobnicate
+	assert_output "wqctl: frobnicate: unknown command (see wqctl --help)"
 }

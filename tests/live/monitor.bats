@@ -3,6 +3,7 @@
 # loop-mounted ext4 image; an independent tracefs instance of the test's
 # own counts the same queue_work events as an oracle. Every instance, mount
 # and loop device is removed, even when a test fails.
+bats_require_minimum_version 1.5.0
 bats_load_library bats-support
 bats_load_library bats-assert
 
@@ -160,9 +161,11 @@ throttle_run() {
 
 @test "monitor: JSON Lines, one object per interval with its timestamp (idle ones too), then the summary" {
 	t0=$(date +%s)
-	run "$WQCTL" monitor -J -i 0.3 -c 3 no-such-workqueue-*
+	run --separate-stderr "$WQCTL" monitor -J -i 0.3 -c 3 no-such-workqueue-*
 	t1=$(date +%s)
 	assert_success
+	# patterns that caught nothing are said once, on stderr
+	assert_equal "$stderr" "wqctl: monitor: no workqueue matching the patterns queued work in the first interval (names as the tracepoints carry them; 'wqctl monitor' alone shows every one)"
 	assert_equal "$(wc -l <<<"$output")" 4
 	# every line one object with the same keys; idle: an empty list
 	assert_equal "$(grep -c '^{"timestamp":[0-9]*\.[0-9]\{3\},"seconds":0\.[0-9]\{3\},"lost":0,"workqueues":\[\]}$' <<<"$output")" 3
