@@ -140,6 +140,27 @@ static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, si
 	return v ? 0 : -ENOMEM;
 }
 
+/* "OBJECT: OLD -> NEW" for every value written, or "nothing to change". */
+static void report_changes(const struct wq_plan *plan)
+{
+	size_t written = 0;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct wq_change *c = &plan->c[i];
+		_cleanup_free_ char *o = NULL;
+		_cleanup_free_ char *n = NULL;
+
+		if (c->state != WQ_CH_WRITTEN)
+			continue;
+		o = wq_value_display(c->type, c->old);
+		n = wq_value_display(c->type, c->now ? c->now : c->new);
+		printf("%s: %s -> %s\n", c->object, o ? o : c->old, n ? n : c->new);
+		written++;
+	}
+	if (!written)
+		puts("nothing to change");
+}
+
 /* The boot unit's one line in the journal: which profiles, what was written. */
 static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int rc)
 {
@@ -293,6 +314,9 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
+	/* what changed, for the person who ran it (the boot unit and the udev rule stay quiet) */
+	if (rc == EXIT_OK && !dry && !udev && !boot && !cli->quiet)
+		report_changes(&plan);
 	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
 	if (rc == EXIT_OK && !dry) {
 		size_t skipped = 0;

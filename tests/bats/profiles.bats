@@ -440,3 +440,16 @@ writeback/nice ok"
 	assert_success
 	assert_equal "$(val blkcg_punt_bio/nice)" 3
 }
+
+@test "apply says what it changed, or that there was nothing to change; -q silences it" {
+	printf '[workqueue writeback]\nnice = 3\ncpumask = 0-3\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	# the fixture's writeback: nice 0, every one of the 32 possible CPUs
+	assert_output "writeback/cpumask: 0-31 -> 0-3
+writeback/nice: 0 -> 3"
+	run wqp apply --profile p
+	assert_output "nothing to change"
+	run wqp -q apply --profile p
+	assert_output ""
+}
