@@ -49,21 +49,26 @@ commands() { wqctl __complete commands; }
 	done
 }
 
-@test "bash completes every command (compgen)" {
-	source "$TOP/completions/wqctl.bash"
-	COMP_WORDS=(wqctl "")
-	COMP_CWORD=1
+# comp WORD...: what _wqctl offers after the words (the last one is being completed)
+comp() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
 	_wqctl
+}
+
+@test "bash completes every command (compgen)" {
+	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+	source /usr/share/bash-completion/bash_completion
+	source "$TOP/completions/wqctl.bash"
+	comp wqctl ""
 	for c in $(commands); do
 		[[ " ${COMPREPLY[*]} " == *" $c "* ]] || fail "bash does not offer $c"
 	done
-	COMP_WORDS=(wqctl get writeback "")
-	COMP_CWORD=3
-	_wqctl
+	comp wqctl get writeback ""
 	[[ " ${COMPREPLY[*]} " == *" max_active "* ]] || fail "bash does not offer attributes"
-	COMP_WORDS=(wqctl show -o "")
-	COMP_CWORD=3
-	_wqctl
+	comp wqctl show -o ""
 	[[ " ${COMPREPLY[*]} " == *" MAX_INFLIGHT "* ]] || fail "bash does not offer columns"
 }
 
