@@ -28,6 +28,7 @@ struct cli {
 	bool json, raw, pairs, noheadings, list_columns;
 	const char *output;
 	bool output_all; /* -O: every column */
+	const char *cmdname; /* the command being run */
 	int verbose;
 	bool quiet, use_syslog;
 };
@@ -51,6 +52,8 @@ void cli_info(struct cli *cli, const char *fmt, ...) __attribute__((format(print
 void cli_cmd_help(const struct cmd *c);
 /* The candidate closest to word (edit distance, at most a third of its length), or NULL. */
 const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+/* The workqueue attribute nearest to word, or NULL. */
+const char *cli_nearest_attr(const char *word);
 /* "NAME: no such workqueue", with the nearest existing name when there is one. */
 void cli_no_such_wq(struct cli *cli, const char *name);
 /* Open the library context on first use; NULL after an error was printed. */

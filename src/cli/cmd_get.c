@@ -57,10 +57,16 @@ static int run(struct cli *cli, int argc, char **argv)
 		int a = wq_attr_from_name(argv[i]);
 
 		if (a < 0) {
-			cli_err(
-			    cli,
-			    "%s/%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
-			    name, argv[i]);
+			const char *near = cli_nearest_attr(argv[i]);
+
+			if (near)
+				cli_err(cli, "%s/%s: unknown attribute; did you mean '%s'?", name, argv[i], near);
+			else
+				cli_err(
+				    cli,
+				    "%s/%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice "
+				    "numa)",
+				    name, argv[i]);
 			return EXIT_USAGE;
 		}
 		if (nattrs < WQ_A_NR)

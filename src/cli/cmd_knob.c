@@ -48,6 +48,29 @@ static bool unreadable(struct cli *cli, const struct wq_knob *k)
 	return true;
 }
 
+/* "NAME: no such knob on this kernel", with the nearest one it has. */
+static void knob_unknown(struct cli *cli, const char *arg)
+{
+	const char *names[64], *near;
+	char name[64];
+	size_t nn = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	for (unsigned int i = 0; i < wq_knob_ndescs && nn < ARRAY_SIZE(names); i++) {
+		struct wq_knob k;
+
+		memset(&k, 0, sizeof(k));
+		if (wq_knob_get(cli->ctx, wq_knob_descs[i].name, &k) == 0 && k.present)
+			names[nn++] = wq_knob_descs[i].name;
+		wq_knob_clear(&k);
+	}
+	near = cli_nearest(name, names, nn);
+	if (near)
+		cli_err(cli, "%s: no such knob on this kernel; did you mean '%s'?", name, near);
+	else
+		cli_err(cli, "%s: no such knob on this kernel", name);
+}
+
 static int list(struct cli *cli, char **names, int n)
 {
 	struct wq_knob *ks = NULL;
@@ -74,7 +97,7 @@ static int list(struct cli *cli, char **names, int n)
 		struct wq_knob k;
 
 		if (wq_knob_get(cli->ctx, names[i], &k) < 0) {
-			cli_err(cli, "%s: no such knob on this kernel", names[i]);
+			knob_unknown(cli, names[i]);
 			rc = EXIT_USAGE;
 			continue;
 		}
@@ -127,7 +150,7 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 			continue;
 		*eq = '\0';
 		if (wq_knob_get(cli->ctx, args[i], &k) < 0) {
-			cli_err(cli, "%s: no such knob on this kernel", args[i]);
+			knob_unknown(cli, args[i]);
 			invalid++;
 			continue;
 		}

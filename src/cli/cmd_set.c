@@ -58,6 +58,15 @@ static int warn_effects(struct cli *cli, const struct wq_info *wi, int attr, con
 	return 0;
 }
 
+/* True when name was given as it is (not only reached by a glob). */
+static bool named(char **targets, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(targets[i], name))
+			return true;
+	return false;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -94,9 +103,15 @@ static int run(struct cli *cli, int argc, char **argv)
 		pairs[npairs].attr = wq_attr_from_name(argv[i]);
 		pairs[npairs].value = eq + 1;
 		if (pairs[npairs].attr < 0) {
-			cli_err(cli,
-				"%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice numa)",
-				argv[i]);
+			const char *near = cli_nearest_attr(argv[i]);
+
+			if (near)
+				cli_err(cli, "%s: unknown attribute; did you mean '%s'?", argv[i], near);
+			else
+				cli_err(cli,
+					"%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice "
+					"numa)",
+					argv[i]);
 			return EXIT_USAGE;
 		}
 		for (size_t j = 0; j < npairs; j++) {
@@ -145,6 +160,11 @@ static int run(struct cli *cli, int argc, char **argv)
 			char why[512], obj[160], path[256];
 
 			snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
+			/* a glob that also reaches per-cpu workqueues: those lack the unbound attributes; skip, as profiles do */
+			if (d->unbound_only && !wi.unbound && !named(targets, ntargets, wi.name)) {
+				cli_warn(cli, "%s: skipped: per-cpu workqueues have no %s", obj, d->name);
+				continue;
+			}
 			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, owner.node, pairs[p].value, &newv,
 					  why, sizeof(why));
 			if (r < 0) {

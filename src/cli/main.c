@@ -226,6 +226,15 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 	return missing == nargs ? EXIT_NONE_EXIST : EXIT_SOME_EXIST;
 }
 
+const char *cli_nearest_attr(const char *word)
+{
+	const char *names[WQ_A_NR];
+
+	for (int a = 0; a < WQ_A_NR; a++)
+		names[a] = wq_attr_descs[a].name;
+	return cli_nearest(word, names, WQ_A_NR);
+}
+
 void cli_no_such_wq(struct cli *cli, const char *name)
 {
 	char **all = NULL;
@@ -488,6 +497,7 @@ int main(int argc, char **argv)
 		rc = close_stdout();
 		goto out;
 	}
+	cli.cmdname = c->name;
 	rc = c->run(&cli, nargc, nargv);
 	if (close_stdout() != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;

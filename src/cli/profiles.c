@@ -79,7 +79,11 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 	cli_strv_free(active, nactive);
 	if (r < 0) {
 		wq_pset_free(set);
-		cli_err(cli, "profiles: invalid, nothing applied");
+		/* only the commands that write have something not to apply */
+		cli_err(cli, "profiles: invalid%s",
+			cli->cmdname && (!strcmp(cli->cmdname, "apply") || !strcmp(cli->cmdname, "profile"))
+			    ? ", nothing applied"
+			    : "");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

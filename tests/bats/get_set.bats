@@ -162,3 +162,38 @@ nice = 0"
 	assert_success
 	assert_output --partial "scsi_tmf_0/max_active: this workqueue may be implicitly ordered"
 }
+
+@test "a glob in set that also reaches per-cpu workqueues skips their cpumask with a note; a named one is an error" {
+	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	run wq set 'kcryptd*' cpumask=0-3
+	assert_success
+	assert_output "wqctl: kcryptd_io-253:0-1/cpumask: skipped: per-cpu workqueues have no cpumask"
+	assert_equal "$(cat "$(WQDIR)/kcryptd-253:0-1/cpumask")" 0000000f
+	run wq set kcryptd_io-253:0-1 cpumask=0-3
+	assert_equal "$status" 2
+	assert_output --partial "per-cpu workqueues have no cpumask"
+}
+
+@test "unknown attributes and knobs name the nearest one" {
+	run wq get writeback max_actvie
+	assert_equal "$status" 2
+	assert_output "wqctl: writeback/max_actvie: unknown attribute; did you mean 'max_active'?"
+	run wq set writeback maxactive=3
+	assert_output "wqctl: maxactive: unknown attribute; did you mean 'max_active'?"
+	run wq knob watchdog_thres
+	assert_equal "$status" 2
+	assert_output "wqctl: watchdog_thres: no such knob on this kernel; did you mean 'watchdog_thresh'?"
+	run wq knob defualt_affinity_scope=numa
+	assert_output "wqctl: defualt_affinity_scope: no such knob on this kernel; did you mean 'default_affinity_scope'?"
+}
+
+@test "check and verify of an invalid profile do not say 'nothing applied'; apply does" {
+	mkdir -p "$BATS_TEST_TMPDIR/p" && printf '[bogus]\n' >"$BATS_TEST_TMPDIR/p/bad.conf"
+	for c in check verify; do
+		run wq --profile-dir "$BATS_TEST_TMPDIR/p" $c --profile bad
+		assert_equal "$status" 2
+		assert_line "wqctl: profiles: invalid"
+	done
+	run wq --profile-dir "$BATS_TEST_TMPDIR/p" apply --profile bad
+	assert_line "wqctl: profiles: invalid, nothing applied"
+}
