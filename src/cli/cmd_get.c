@@ -9,6 +9,7 @@
 #include "../lib/macro.h"
 #include "../lib/wq.h"
 #include "cli.h"
+#include "json.h"
 
 enum { COL_ATTR, COL_VALUE };
 
@@ -27,6 +28,53 @@ static int attr_missing_reason(struct cli *cli, const struct wq_info *wi, int a)
 	free(dummy);
 	cli_err(cli, "%s/%s: %s", wi->name, wq_attr_descs[a].name, why);
 	return EXIT_USAGE;
+}
+
+/*
+ * get -J: one object keyed by attribute, values typed as the kernel means
+ * them: numbers, booleans, the CPU list (or the mask with --hex), and the
+ * scope split into its name and whether it follows the default.
+ */
+static int json_get(struct cli *cli, const struct wq_info *wi, const int *attrs, int nattrs, bool hex)
+{
+	json_object *doc = json_object_new_object();
+	int rc = EXIT_OK;
+
+	json_object_object_add(doc, "workqueue", json_object_new_string(wi->name));
+	for (int i = 0; i < nattrs; i++) {
+		const struct wq_attr_desc *d = &wq_attr_descs[attrs[i]];
+		const char *raw = wi->raw[attrs[i]];
+		_cleanup_free_ char *v = NULL;
+		json_object *val = NULL;
+
+		if (!raw || (wi->bad & (1U << attrs[i]))) {
+			cli_err(cli, "%s/%s: %s", wi->name, d->name,
+				raw ? "malformed value" : wq_strerror(-wi->err[attrs[i]]));
+			rc = EXIT_FAIL;
+			json_object_object_add(doc, d->name, NULL);
+			continue;
+		}
+		switch (attrs[i]) {
+		case WQ_A_MAX_ACTIVE: val = json_object_new_int(wi->max_active); break;
+		case WQ_A_NICE: val = json_object_new_int(wi->nice); break;
+		case WQ_A_AFFINITY_STRICT: val = json_object_new_boolean(wi->strict > 0); break;
+		case WQ_A_NUMA: val = json_object_new_boolean(wi->numa > 0); break;
+		case WQ_A_AFFINITY_SCOPE:
+			/* "default (cache)": the scope in force, and that it is the module default */
+			json_object_object_add(doc, d->name,
+					       json_object_new_string(wi->scope_eff[0] ? wi->scope_eff : wi->scope));
+			json_object_object_add(doc, "affinity_scope_default",
+					       json_object_new_boolean(!strcmp(wi->scope, "default")));
+			continue;
+		default:
+			v = hex ? strdup(raw) : wq_value_display(d->type, raw);
+			val = json_object_new_string(v ? v : raw);
+		}
+		json_object_object_add(doc, d->name, val);
+	}
+	if (json_print(doc) != EXIT_OK)
+		rc = EXIT_FAIL;
+	return rc;
 }
 
 static int run(struct cli *cli, int argc, char **argv)
@@ -95,7 +143,12 @@ static int run(struct cli *cli, int argc, char **argv)
 			return rc;
 		}
 	}
-	/* Plain output is sysctl-style "ATTR = VALUE" lines; -J -P -r go through the table. */
+	if (cli->json && !cli->output) {
+		rc = json_get(cli, &wi, attrs, nattrs, hex);
+		wq_info_clear(&wi);
+		return rc;
+	}
+	/* Plain output is sysctl-style "ATTR = VALUE" lines; -P -r (and -J -o) go through the table. */
 	plain = !cli->json && !cli->pairs && !cli->raw && !cli->output;
 	if (!plain) {
 		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes");

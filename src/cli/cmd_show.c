@@ -27,6 +27,7 @@ enum {
 	COL_PATH,
 	COL_OWNER_NODE,
 	COL_OWNER_NODE_REASON,
+	COL_SCOPE_DEFAULT,
 };
 
 static const struct colinfo cols[] = {
@@ -48,6 +49,8 @@ static const struct colinfo cols[] = {
 			"NUMA node of the owner device (what 'local' means)"},
     [COL_OWNER_NODE_REASON] = {"OWNER_NODE_REASON", 0.2, 0, SCOLS_JSON_STRING,
 			       "why the owner device has no NUMA node ('cpumask = local' is skipped)"},
+    [COL_SCOPE_DEFAULT] = {"SCOPE_DEFAULT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
+			   "the scope follows the module default (default_affinity_scope)"},
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
@@ -81,7 +84,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 	out_set(o, ln, COL_NAME, wi->name);
 	out_set(o, ln, COL_KIND, wi->unbound ? "unbound" : "percpu");
 	/* Unknown or absent values are "-" (null in JSON), never blank. */
-	for (int id = COL_MAX_ACTIVE; id <= COL_OWNER_NODE_REASON; id++)
+	for (int id = COL_MAX_ACTIVE; id <= COL_SCOPE_DEFAULT; id++)
 		out_set(o, ln, id, NULL);
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
 		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
@@ -105,8 +108,11 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 			out_set(o, ln, COL_EFFECTIVE_CPUS, el);
 		}
 	}
-	if ((wi->has & (1U << WQ_A_AFFINITY_SCOPE)) && !(wi->bad & (1U << WQ_A_AFFINITY_SCOPE)))
-		out_set(o, ln, COL_SCOPE, wi->raw[WQ_A_AFFINITY_SCOPE]);
+	if ((wi->has & (1U << WQ_A_AFFINITY_SCOPE)) && !(wi->bad & (1U << WQ_A_AFFINITY_SCOPE))) {
+		/* JSON splits "default (cache)" into the scope and whether it is the default */
+		out_set(o, ln, COL_SCOPE, cli->json && wi->scope_eff[0] ? wi->scope_eff : wi->raw[WQ_A_AFFINITY_SCOPE]);
+		out_set(o, ln, COL_SCOPE_DEFAULT, !strcmp(wi->scope, "default") ? "1" : "0");
+	}
 	if (wi->strict >= 0)
 		out_setf(o, ln, COL_STRICT, "%d", wi->strict);
 	if (wi->nice >= -20 && (wi->has & (1U << WQ_A_NICE)) && !(wi->bad & (1U << WQ_A_NICE)))
@@ -156,6 +162,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	/* JSON consumers get the reason beside a null owner_node */
 	if (rc == 0 && cli->json && out_has(&o, COL_OWNER_NODE))
 		rc = out_add_column(&o, COL_OWNER_NODE_REASON);
+	if (rc == 0 && cli->json && out_has(&o, COL_SCOPE))
+		rc = out_add_column(&o, COL_SCOPE_DEFAULT);
 	if (rc) {
 		out_free(&o);
 		return rc;

@@ -23,12 +23,16 @@ nice = 0"
 	assert_output "ffffffff"
 }
 
-@test "get -J" {
-	run wq get -J writeback max_active
+@test "get -J: one object keyed by attribute, typed values, the scope split from its default" {
+	run bash -c "'$WQCTL' --sysroot '$ROOT' get -J writeback | tr -d ' \n'"
 	assert_success
-	assert_output --partial '"attributes": ['
-	assert_output --partial '"attr": "max_active"'
-	assert_output --partial '"value": "1024"'
+	# the fixture's writeback (6.18): 1024, every one of 32 CPUs, default scope (cache), not strict, nice 0
+	assert_output '{"workqueue":"writeback","max_active":1024,"cpumask":"0-31","affinity_scope":"cache","affinity_scope_default":true,"affinity_strict":false,"nice":0}'
+	run bash -c "'$WQCTL' --sysroot '$ROOT' get -J --hex writeback cpumask max_active | tr -d ' \n'"
+	assert_output '{"workqueue":"writeback","cpumask":"ffffffff","max_active":1024}'
+	wq set writeback affinity_scope=numa affinity_strict=1
+	run bash -c "'$WQCTL' --sysroot '$ROOT' get -J writeback affinity_scope affinity_strict | tr -d ' \n'"
+	assert_output '{"workqueue":"writeback","affinity_scope":"numa","affinity_scope_default":false,"affinity_strict":true}'
 }
 
 @test "set writes the kernel's formats and reads back" {

@@ -174,3 +174,11 @@ kcryptd_io-253:0-1"
 	run wq frobnicate
 	assert_output "wqctl: frobnicate: unknown command (see wqctl --help)"
 }
+
+@test "show -J splits affinity_scope into the scope and scope_default; the table keeps the kernel's text" {
+	wq set blkcg_punt_bio affinity_scope=numa
+	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,SCOPE blkcg_punt_bio writeback | tr -d ' \n'"
+	assert_output '{"workqueues":[{"name":"blkcg_punt_bio","scope":"numa","scope_default":false},{"name":"writeback","scope":"cache","scope_default":true}]}'
+	run wq show -r -n -o NAME,SCOPE writeback
+	assert_output 'writeback default\x20(cache)'
+}
