@@ -19,34 +19,44 @@ setup_file() {
 	"$TOP/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$R" >/dev/null
 	"$TOP/tests/fixtures/mkowners.sh" "$R"
 	tar -C "$R612" -xzf "$TOP/tests/fixtures/real/debian-6.12-even.tar.gz"
-	export S=wqctl-bats-$$
-	tmux kill-session -t "$S" 2>/dev/null || true
+	# a tmux server of this file's own (its socket), killed at the end whatever happened; it
+	# must not hold bats' output descriptors, or bats waits for it
+	export S=wqctl-bats-$$ SOCK=wqctl-bats-$$
 	# LeakSanitizer under a terminal's process tree can hang at exit (google/sanitizers#777)
-	tmux new-session -d -s "$S" -x 230 -y 50 \
-		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin bash --norc --noprofile"
+	tmux -L "$SOCK" new-session -d -s "$S" -x 230 -y 50 \
+		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin bash --norc --noprofile" \
+		3>&- </dev/null >/dev/null 2>&1
 	sleep 0.5
-	tmux send-keys -t "$S" "source /usr/share/bash-completion/bash_completion; source $TOP/completions/wqctl.bash; PS1='$ '" Enter
+	tmux -L "$SOCK" send-keys -t "$S" "source /usr/share/bash-completion/bash_completion; source $TOP/completions/wqctl.bash; PS1='$ '" Enter
 	sleep 0.5
 }
 
 teardown_file() {
-	tmux kill-session -t "$S" 2>/dev/null || true
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
 }
 
-# screen LINE KEYS...: type LINE, press each key, print the screen's last lines
+# screen LINE KEYS...: type LINE, press each key, print the screen's last lines. Each key
+# waits until the screen stops changing (a completion runs wqctl, slower under ASan).
 screen() {
-	local line=$1 k
+	local line=$1 k before after i
 	shift
-	tmux send-keys -t "$S" C-c
+	tmux -L "$SOCK" send-keys -t "$S" C-c
 	sleep 0.1
-	tmux send-keys -t "$S" clear Enter
+	tmux -L "$SOCK" send-keys -t "$S" clear Enter
 	sleep 0.3
-	tmux send-keys -t "$S" -l "$line"
+	tmux -L "$SOCK" send-keys -t "$S" -l "$line"
+	sleep 0.2
 	for k in "$@"; do
-		tmux send-keys -t "$S" "$k"
-		sleep 0.6
+		before=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+		tmux -L "$SOCK" send-keys -t "$S" "$k"
+		for ((i = 0; i < 50; i++)); do
+			sleep 0.2
+			after=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+			[ "$after" != "$before" ] && break
+		done
+		sleep 0.3
 	done
-	tmux capture-pane -t "$S" -p | grep -v '^$'
+	tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$'
 }
 
 @test "tmux bash: -o NAME,C<TAB> completes after the last comma and keeps NAME," {
@@ -100,10 +110,11 @@ screen() {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	local zs=$S-zsh zf=$BATS_FILE_TMPDIR/zfunc
 	mkdir -p "$zf" && cp "$TOP/completions/_wqctl" "$zf/"
-	tmux new-session -d -s "$zs" -x 230 -y 50 \
-		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin zsh -f"
+	tmux -L "$SOCK" new-session -d -s "$zs" -x 230 -y 50 \
+		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin zsh -f" \
+		3>&- </dev/null >/dev/null 2>&1
 	sleep 0.5
-	tmux send-keys -t "$zs" "fpath=($zf \$fpath); autoload -Uz compinit; compinit -u; PS1='%% '" Enter
+	tmux -L "$SOCK" send-keys -t "$zs" "fpath=($zf \$fpath); autoload -Uz compinit; compinit -u; PS1='%% '" Enter
 	sleep 1
 	S=$zs run screen "wqctl --sysroot $R show -o NAME,C" Tab
 	assert_line "% wqctl --sysroot $R show -o NAME,CPUS"
@@ -111,7 +122,7 @@ screen() {
 	assert_line "% wqctl --sysroot $R set writeback affinity_scope=cache X"
 	S=$zs run screen "wqctl --sysroot $R monitor writeb" Tab X
 	assert_line "% wqctl --sysroot $R monitor writeback X"
-	tmux kill-session -t "$zs"
+	tmux -L "$SOCK" kill-session -t "$zs"
 }
 
 @test "fish: the same -o, ATTR= and workqueue-name completions (complete -C)" {
