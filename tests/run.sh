@@ -179,8 +179,10 @@ tier_package() {
 	t "dpkg --purge leaves nothing: not the active set, not /run/wqctl" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install" &&
 		! test -e /etc/wqctl/active-profiles && ! test -e /run/wqctl && ! test -e /etc/wqctl'
 	t "make rpm" make rpm
-	t "the RPM installs the same files as the .deb" bash -c '
-		r=$(rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+	# files only (rpm --dump mode 040... is a directory; dpkg-deb -c marks them with a trailing /)
+	t "the RPM installs the same files as the .deb, and owns /etc/wqctl/profiles too" bash -c '
+		rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -qx /etc/wqctl/profiles || { echo "rpm: no /etc/wqctl/profiles"; exit 1; }
+		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		d=$(dpkg-deb -c build/deb/wqctl_*.deb | awk "{print \$6}" | grep -vE "/$|/doc/" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		diff <(echo "$r") <(echo "$d")'
 }
