@@ -52,6 +52,12 @@ void cli_info(struct cli *cli, const char *fmt, ...) __attribute__((format(print
 void cli_cmd_help(const struct cmd *c);
 /* The candidate closest to word (edit distance, at most a third of its length), or NULL. */
 const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+/*
+ * Commands that print no table refuse the table options rather than ignore
+ * them (--list-columns, -o, -O, -r, -P, -n, and -J unless json_ok).
+ * 0, or EXIT_USAGE after saying which option.
+ */
+int cli_no_table(struct cli *cli, const char *cmd, bool json_ok);
 /* The workqueue attribute nearest to word, or NULL. */
 const char *cli_nearest_attr(const char *word);
 /* "NAME: no such workqueue", with the nearest existing name when there is one. */

@@ -264,6 +264,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "dump: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
+	if (cli_no_table(cli, "dump", false))
+		return EXIT_USAGE;
 	if (optind + 1 != argc) {
 		cli_err(cli, "dump: need exactly one DIR");
 		return EXIT_USAGE;

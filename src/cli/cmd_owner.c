@@ -73,6 +73,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "owner: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
+	if (cli_no_table(cli, "owner", true))
+		return EXIT_USAGE;
 	if (argc - optind != 1) {
 		cli_err(cli, "owner: need one WORKQUEUE (see wqctl owner --help)");
 		return EXIT_USAGE;

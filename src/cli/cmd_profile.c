@@ -233,6 +233,9 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "profile %s: --now goes with 'use' only", sub);
 		return EXIT_USAGE;
 	}
+	/* only 'list' prints a table */
+	if (strcmp(sub, "list") && cli_no_table(cli, "profile", false))
+		return EXIT_USAGE;
 	if (!strcmp(sub, "off") && optind == argc)
 		return off(cli);
 	if (!strcmp(sub, "list") && optind == argc)

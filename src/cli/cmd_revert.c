@@ -82,6 +82,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "revert: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
+	if (cli_no_table(cli, "revert", false))
+		return EXIT_USAGE;
 	if (optind < argc) {
 		cli_err(cli, "revert: %s: unexpected argument", argv[optind]);
 		return EXIT_USAGE;

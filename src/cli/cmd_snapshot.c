@@ -24,6 +24,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "snapshot: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
+	if (cli_no_table(cli, "snapshot", false))
+		return EXIT_USAGE;
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	rc = cli_resolve_targets(cli, argv + optind, (size_t)(argc - optind), &names, &n, true);

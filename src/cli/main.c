@@ -235,6 +235,23 @@ const char *cli_nearest_attr(const char *word)
 	return cli_nearest(word, names, WQ_A_NR);
 }
 
+int cli_no_table(struct cli *cli, const char *cmd, bool json_ok)
+{
+	const char *opt = cli->list_columns	  ? "--list-columns"
+			  : cli->output		  ? "--output"
+			  : cli->output_all	  ? "--output-all"
+			  : cli->raw		  ? "--raw"
+			  : cli->pairs		  ? "--pairs"
+			  : cli->noheadings	  ? "--noheadings"
+			  : cli->json && !json_ok ? "--json"
+						  : NULL;
+
+	if (!opt)
+		return 0;
+	cli_err(cli, "%s: %s: the command prints no table, so the option does nothing here", cmd, opt);
+	return EXIT_USAGE;
+}
+
 void cli_no_such_wq(struct cli *cli, const char *name)
 {
 	char **all = NULL;

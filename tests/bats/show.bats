@@ -182,3 +182,18 @@ kcryptd_io-253:0-1"
 	run wq show -r -n -o NAME,SCOPE writeback
 	assert_output 'writeback default\x20(cache)'
 }
+
+@test "options a command would ignore are errors: table options where there is no table" {
+	for c in "snapshot -J" "snapshot --list-columns" "snapshot -o NAME" "revert -J" "revert -r" "dump -P $BATS_TEST_TMPDIR/d" "profile current -J" "profile use -n x" "owner -r writeback" "owner --list-columns writeback"; do
+		# shellcheck disable=SC2086
+		run wq $c
+		assert_equal "$c: $status" "$c: 2"
+		assert_output --regexp "^wqctl: [a-z]+: --[a-z-]+: the command prints no table, so the option does nothing here$"
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/d" ]
+	# where the option does something it is taken
+	run wq -J owner writeback
+	assert_success
+	run wq profile list -r -n
+	assert_success
+}
