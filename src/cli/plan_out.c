@@ -124,8 +124,12 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	}
 	lock = wq_lock_take(cli->ctx, wait_ms);
 	if (lock < 0) {
-		cli_err(cli, "run/wqctl/lock: %s",
-			lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		/* nothing was written: one line that says what to do */
+		if (lock == -EACCES || lock == -EPERM)
+			cli_err(cli, "%s: permission denied: run as root", plan->c[0].object);
+		else
+			cli_err(cli, "run/wqctl/lock: %s",
+				lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
 		return EXIT_FAIL;
 	}
 	/* What was read before the lock may be stale: another apply or a revert may have run since. */

@@ -140,3 +140,18 @@ teardown() {
 	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
 	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"
 }
+
+@test "live: not root, a set, knob or apply says 'permission denied: run as root' once and writes nothing" {
+	command -v runuser >/dev/null || skip "runuser is not installed"
+	d=$(mktemp -d /tmp/wqctl-nobody.XXXXXX)
+	cp "$WQCTL" "$d/wqctl" && chmod 755 "$d" "$d/wqctl"
+	before=$(cat $WQ/writeback/nice)
+	run runuser -u nobody -- "$d/wqctl" set writeback nice=1
+	assert_failure 1
+	assert_output "wqctl: writeback/nice: permission denied: run as root"
+	run runuser -u nobody -- "$d/wqctl" knob default_affinity_scope=numa
+	assert_failure 1
+	assert_output "wqctl: default_affinity_scope: permission denied: run as root"
+	rm -rf "$d"
+	assert_equal "$(cat $WQ/writeback/nice)" "$before"
+}
