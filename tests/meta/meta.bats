@@ -101,3 +101,23 @@ comp() {
 		grep -q -- "$k" <<<"$text" || fail "$k is not in wqctl.profile(5)"
 	done
 }
+
+# The pages as a reader sees them: scdoc markup that did not parse shows up as
+# literal underscores or asterisks in the rendered text (issue 14 item 6).
+@test "every man page's rendered text has no markup left over, and the tricky names read right" {
+	for m in "$MAN8" "$(dirname "$MAN8")/wqctl.profile.5"; do
+		text=$(MANWIDTH=100 man -l "$m" 2>/dev/null | col -b)
+		[ -n "$text" ] || fail "$m renders empty"
+		# "0x_MASK_", "scsi_tmf__N_": an underscore pair left by a failed emphasis
+		bad=$(grep -nE '[a-z0-9]_[A-Z]+_($|[^A-Z])|[a-z]__|(^|[ (/])\*[a-zA-Z]' <<<"$text" | grep -v 'CRYPT-LUKS2-\*' || true)
+		[ -z "$bad" ] || fail "$(basename "$m"): markup left in the text: $bad"
+	done
+	text=$(MANWIDTH=100 man -l "$(dirname "$MAN8")/wqctl.profile.5" 2>/dev/null | col -b)
+	for w in scsi_tmf_N iscsi_q_N 0xMASK owner.PROPERTY kcryptd-MAJ:MIN-ID; do
+		grep -qF -- "$w" <<<"$text" || fail "wqctl.profile(5) does not read '$w'"
+	done
+	text=$(MANWIDTH=100 man -l "$MAN8" 2>/dev/null | col -b)
+	for w in scsi_tmf_N iscsi_ctrl_N:SID 0xMASK owner.KEY; do
+		grep -qF -- "$w" <<<"$text" || fail "wqctl(8) does not read '$w'"
+	done
+}
