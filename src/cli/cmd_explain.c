@@ -18,7 +18,8 @@ enum { COL_NODE, COL_CPUS, COL_LIMIT };
 static const struct colinfo cols[] = {
     [COL_NODE] = {"NODE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 		  "concurrency counter: NUMA node, or - for the node-less fallback"},
-    [COL_CPUS] = {"CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPUs whose queued work charges this counter"},
+    [COL_CPUS] = {"CHARGED_BY", 0.5, 0, SCOLS_JSON_STRING,
+		  "the CPUs whose queued work charges this counter (where work is queued, not where it runs)"},
     [COL_LIMIT] = {"LIMIT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "most work items active on it"},
 };
 
@@ -57,7 +58,8 @@ static int json_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	return json_print(doc);
 }
 
-static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_explain *ex)
+static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_explain *ex, const char *cpuspec,
+		    const struct wq_cpuset *cpus)
 {
 	struct wq_ctx *ctx = cli->ctx;
 	_cleanup_free_ char *eff = wq_cpuset_format_list(ex->effective);
@@ -74,6 +76,12 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 		printf("\nmax_active:   -\n");
 	if (ex->min_active >= 0)
 		printf("min_active:   %d (derived, not in sysfs)\n", ex->min_active);
+	if (cpuspec && cpus) {
+		/* what the what-if value resolved to: node:0+1 is node 0 and CPU 1, node:0,1 nodes 0 and 1 */
+		_cleanup_free_ char *asked = wq_cpuset_format_list(cpus);
+
+		printf("--cpus:       %s = %s\n", cpuspec, asked ? asked : "?");
+	}
 	if (wi->unbound)
 		printf("cpus:         %s (effective)\n", eff ? eff : "?");
 	if (ex->scope[0])
@@ -85,7 +93,7 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	if (ex->ncounters) {
 		putchar('\n');
 		fflush(stdout);
-		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "NODE,CPUS,LIMIT", NULL, "counters");
+		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "NODE,CHARGED_BY,LIMIT", NULL, "counters");
 		if (rc)
 			return rc;
 		for (int i = 0; i < ex->ncounters; i++) {
@@ -305,7 +313,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (outside)
 		outside_notes(cli->ctx, &info, knob, &ex);
-	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex);
+	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex, cpuspec, cpus);
 	wq_explain_clear(&ex);
 out:
 	wq_info_clear(&info);

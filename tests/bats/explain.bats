@@ -246,3 +246,20 @@ from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n'
 	assert_line "max_active:   64"
 	assert_output --partial "no_read_workqueue"
 }
+
+@test "explain echoes what --cpus resolved to: node:0+5 is node 0 and CPU 5, node:0,1 nodes 0 and 1; CHARGED_BY names the queuing CPUs" {
+	use_tree vmware_fpe 6.18.0
+	# vmware_fpe: node 0 = CPUs 0-3, node 1 = 4-7 (lscpu)
+	run wq explain writeback --cpus node:0+5
+	assert_success
+	assert_line "--cpus:       node:0+5 = 0-3,5"
+	assert_line --regexp '^NODE +CHARGED_BY +LIMIT$'
+	# era C, E = 0-3,5 (T = 5): node 0 ceil(1024*4/5) = 820, node 1 ceil(1024*1/5) = 205, and
+	# CPUs 8-15 (nodes 2 and 3), whose cache pods miss E, charge the node-less counter: 1024
+	assert_line --regexp '^ +0 +0-3 +820$'
+	assert_line --regexp '^ +1 +4-7 +205$'
+	assert_line --regexp '^ +- +8-15 +1024$'
+	assert_line "max_inflight: 2049"
+	run wq explain writeback --cpus node:0,1
+	assert_line "--cpus:       node:0,1 = 0-7"
+}
