@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,34 @@ void cli_strv_free(char **v, size_t n)
 	free(v);
 }
 
+/* A profile name the search path does not have: the nearest one it has, or NULL (static buffer). */
+static const char *nearest_profile(struct cli *cli, char *const *dirs, size_t ndirs, const char *name)
+{
+	static char pick[256];
+	const char *v[256] = {NULL}, *near;
+	char *own[256];
+	size_t nv = 0;
+
+	for (size_t i = 0; i < ndirs; i++) {
+		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) && nv < ARRAY_SIZE(v)) {
+			size_t len = strlen(de->d_name);
+
+			if (len > 5 && !strcmp(de->d_name + len - 5, ".conf") &&
+			    (own[nv] = strndup(de->d_name, len - 5)))
+				v[nv] = own[nv], nv++;
+		}
+	}
+	(void)cli;
+	near = cli_nearest(name, v, nv);
+	snprintf(pick, sizeof(pick), "%s", near ? near : "");
+	for (size_t i = 0; i < nv; i++)
+		free(own[i]);
+	return pick[0] ? pick : NULL;
+}
+
 int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *set, bool *none)
 {
 	char **dirs = NULL, **active = NULL;
@@ -73,6 +102,22 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 	if (cli_profile_dirs(cli, &dirs, &ndirs) < 0) {
 		cli_strv_free(active, nactive);
 		return EXIT_FAIL;
+	}
+	/* a name the search path lacks: say the nearest one before anything else */
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *path = NULL;
+		const char *near;
+
+		if (strchr(names[i], '/') || !wq_profile_name_is_valid(names[i]) ||
+		    wq_profile_find(cli->ctx, (const char *const *)dirs, ndirs, names[i], &path) != -ENOENT)
+			continue;
+		near = nearest_profile(cli, dirs, ndirs, names[i]);
+		if (!near)
+			continue;
+		cli_err(cli, "%s: no such profile; did you mean '%s'?", names[i], near);
+		cli_strv_free(dirs, ndirs);
+		cli_strv_free(active, nactive);
+		return EXIT_USAGE;
 	}
 	r = wq_pset_load(cli->ctx, (const char *const *)dirs, ndirs, names, n, set);
 	cli_strv_free(dirs, ndirs);

@@ -453,3 +453,16 @@ writeback/nice: 0 -> 3"
 	run wqp -q apply --profile p
 	assert_output ""
 }
+
+@test "an unknown profile name says the nearest one in the search path" {
+	printf '[workqueue writeback]\nnice = 1\n' | prof storage-limits
+	run wqp apply --profile storage-limts
+	assert_equal "$status" 2
+	assert_output "wqctl: storage-limts: no such profile; did you mean 'storage-limits'?"
+	run wqp profile use storagelimits
+	assert_output "wqctl: storagelimits: no such profile; did you mean 'storage-limits'?"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp apply --profile zzzz
+	assert_output --partial "zzzz: no such profile"
+	refute_output --partial "did you mean"
+}
