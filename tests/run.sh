@@ -168,6 +168,8 @@ tier_package() {
 			exit
 		done
 		echo "no block device"; exit 1'
+	# the installed page's EXAMPLES, word for word (one TAP line each, folded into one here)
+	t "wqctl(8) EXAMPLES typed word for word after a fresh install" bash -c "PATH=/usr/sbin:/usr/bin:/bin '$top/tests/package/examples.sh'"
 	t "the package owns /etc/wqctl/profiles (the man page's examples put profiles there)" bash -c '
 		test -d /etc/wqctl/profiles && dpkg -S /etc/wqctl/profiles | grep -q "^wqctl: /etc/wqctl/profiles$"'
 	# state the tool writes: the active set, and /run/wqctl (lock, journal) from a set and its revert

@@ -1,0 +1,58 @@
+# shellcheck shell=bash
+# Shared by the benchmarks. A command under test is an array cmd_NAME with a
+# label in label_NAME; bench_run measures every NAME and bench_print prints a
+# row each and its ratios to the first (the floor), all from the same run:
+#   wall time: the median of RUNS runs, the commands run in turn;
+#   instructions: callgrind, the whole process (exact and repeatable);
+#   peak RSS: the median ru_maxrss of 7 runs (bench/rss.c).
+
+bench_setup() { # sets top, runs, tmp; builds bench/rss
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	runs=${RUNS:-300}
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cc -O2 -o "$tmp/rss" "$top/bench/rss.c"
+}
+
+_instructions() { # command...
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$@" >/dev/null 2>&1 || true
+	awk '/^summary:/ { print $2 }' "$tmp/cg.out"
+}
+
+bench_run() { # NAME...
+	local i n c t0 t1
+	# Round robin, one run of each command in turn, each timed on its own
+	# with bash's clock (no process for the timer): a slow spell of the
+	# machine falls on all commands alike, and the median drops outliers.
+	for ((i = 0; i < runs; i++)); do
+		for n in "$@"; do
+			c="cmd_${n}[@]"
+			t0=$EPOCHREALTIME
+			"${!c}" >/dev/null 2>&1 || true
+			t1=$EPOCHREALTIME
+			echo $((${t1/./} - ${t0/./})) >>"$tmp/t.$n"
+		done
+	done
+	for n in "$@"; do
+		c="cmd_${n}[@]"
+		sort -n "$tmp/t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] * 1000 }' >"$tmp/wall.$n"
+		_instructions "${!c}" >"$tmp/ins.$n"
+		for ((i = 0; i < 7; i++)); do "$tmp/rss" "${!c}"; done | sort -n | sed -n 4p >"$tmp/rss.$n"
+	done
+}
+
+bench_print() { # FLOOR NAME...: a row per command, then each one's ratios to FLOOR
+	local floor=$1 n l
+	printf '%-40s %10s %13s %10s\n' command median_us instructions max_rss_kb
+	for n in "$@"; do
+		l="label_$n"
+		printf '%-40s %10.1f %13d %10d\n' "${!l}" "$(awk '{ print $1 / 1000 }' "$tmp/wall.$n")" \
+			"$(cat "$tmp/ins.$n")" "$(cat "$tmp/rss.$n")"
+	done
+	shift
+	for n in "$@"; do
+		l="label_$n"
+		paste "$tmp/wall.$n" "$tmp/wall.$floor" "$tmp/ins.$n" "$tmp/ins.$floor" "$tmp/rss.$n" "$tmp/rss.$floor" |
+			awk -v l="${!l}" '{ printf "%s to floor: wall %.2fx, instructions %.2fx, peak RSS %.2fx\n", l, $1 / $2, $3 / $4, $5 / $6 }'
+	done
+}

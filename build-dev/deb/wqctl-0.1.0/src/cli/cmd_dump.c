@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/macro.h"
+#include "../lib/owner.h"
+#include "../lib/root.h"
+#include "../lib/wq.h"
+#include "cli.h"
+
+struct dump {
+	struct cli *cli;
+	const char *out;
+	struct wq_root *outroot; /* DIR as a root: links already in it resolve inside it */
+	int files, errors;
+};
+
+static void fill_data(FILE *f, const void *data)
+{
+	fprintf(f, "%s\n", (const char *)data);
+}
+
+/* mkdir -p of rel's directory inside DIR. 0 or -errno. */
+static int out_parent(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dir = strdup(rel);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	return wq_root_mkdirs(d->outroot, dir);
+}
+
+/* Copy one file below the root into the dump, keeping its permission bits. */
+static void copy_file(struct dump *d, const char *rel)
+{
+	struct wq_root *root = d->cli->ctx->root;
+	_cleanup_free_ char *data = NULL;
+	_cleanup_free_ char *dst = NULL;
+	struct stat st;
+	int r;
+
+	if (wq_root_stat(root, rel, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	/* Unreadable noise (power/..., write-only files) is skipped, not fatal. */
+	if (wq_root_read(root, rel, &data) < 0)
+		return;
+	/* replaced by rename, never written through a link or into a FIFO already in DIR */
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_replace(d->outroot, rel, st.st_mode & 0777, fill_data, data);
+	if (r == 0) {
+		d->files++;
+		return;
+	}
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+		dst = NULL;
+	cli_err(d->cli, "%s: cannot write: %s", dst ? dst : rel, wq_strerror(-r));
+	d->errors++;
+}
+
+/* Copy the regular files of a directory; recurse into subdirectories that keep() accepts. */
+static void copy_dir(struct dump *d, const char *rel, bool (*keep)(const char *rel, const char *name, bool dir))
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->cli->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct stat st;
+
+		if (de->d_name[0] == '.' || asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		if (wq_root_stat(d->cli->ctx->root, sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && de->d_type == DT_DIR) {
+			if (keep(rel, de->d_name, true))
+				copy_dir(d, sub, keep);
+		} else if (S_ISREG(st.st_mode) && keep(rel, de->d_name, false)) {
+			copy_file(d, sub);
+		}
+	}
+}
+
+static bool keep_wq(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	return dir ? strcmp(name, "power") != 0 : strcmp(name, "uevent") != 0;
+}
+
+static bool keep_all(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	(void)name;
+	return !dir;
+}
+
+static bool is_numbered(const char *name, const char *prefix)
+{
+	size_t l = strlen(prefix);
+
+	return !strncmp(name, prefix, l) && isdigit((unsigned char)name[l]);
+}
+
+static bool keep_cpu(const char *rel, const char *name, bool dir)
+{
+	static const char *const top[] = {"possible", "online",	   "present",	"offline",
+					  "isolated", "nohz_full", "kernel_max"};
+	const char *last = strrchr(rel, '/') + 1;
+
+	if (!strcmp(rel, WQ_P_CPU)) {
+		if (dir)
+			return is_numbered(name, "cpu");
+		for (size_t i = 0; i < ARRAY_SIZE(top); i++)
+			if (!strcmp(name, top[i]))
+				return true;
+		return false;
+	}
+	if (is_numbered(last, "cpu"))
+		return dir && (!strcmp(name, "topology") || !strcmp(name, "cache"));
+	if (!strcmp(last, "cache"))
+		return dir && is_numbered(name, "index");
+	return !dir; /* files of topology/ and cache/indexN/ */
+}
+
+static bool keep_node(const char *rel, const char *name, bool dir)
+{
+	if (!strcmp(rel, WQ_P_NODE))
+		return dir ? is_numbered(name, "node") : !strcmp(name, "online") || !strcmp(name, "possible");
+	return !dir && (!strcmp(name, "cpulist") || !strcmp(name, "cpumap"));
+}
+
+/* Recreate a symlink of the tree in the dump, with the same (relative) target. */
+static void copy_link(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dst = NULL;
+	char target[512];
+	int r;
+
+	if (wq_root_readlink(d->cli->ctx->root, rel, target, sizeof(target)) < 0)
+		return;
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_symlink(d->outroot, target, rel);
+	if (r < 0) {
+		if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+			dst = NULL;
+		cli_err(d->cli, "%s: cannot create link: %s", dst ? dst : rel, wq_strerror(-r));
+		d->errors++;
+	}
+}
+
+/* The numa_node files from a device directory up to sys/devices: what the owner's node is read from. */
+static void copy_node_walk(struct dump *d, const char *dir)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s", dir);
+	while (!strncmp(path, "sys/devices/", 12)) {
+		char f[640];
+		char *slash;
+
+		snprintf(f, sizeof(f), "%s/numa_node", path);
+		copy_file(d, f);
+		slash = strrchr(path, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+}
+
+/* Links below rel (a directory) and the numa_node walks of their targets. */
+static void copy_links_in(struct dump *d, const char *rel, const char *prefix)
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->cli->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct wq_owner_info tmp;
+
+		if (de->d_name[0] == '.' || (prefix && strncmp(de->d_name, prefix, strlen(prefix))) ||
+		    asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		copy_link(d, sub);
+		memset(&tmp, 0, sizeof(tmp));
+		if (wq_owner_link_target(d->cli->ctx, sub, tmp.devpath, sizeof(tmp.devpath)) < 0)
+			continue;
+		copy_node_walk(d, tmp.devpath);
+		if (prefix && !strcmp(prefix, "connection")) {
+			char f[600];
+
+			snprintf(f, sizeof(f), "%.500s/address", tmp.devpath);
+			copy_file(d, f);
+		}
+	}
+}
+
+/*
+ * Owner devices of the workqueues present: their links, the attributes and
+ * numa_node files owner resolution reads, and their udev database files.
+ */
+static void copy_owners(struct dump *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	if (wq_list(d->cli->ctx, &names, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct wq_owner_info oi;
+		char rel[700];
+
+		wq_owner_resolve(d->cli->ctx, names[i], &oi);
+		if (!oi.present) {
+			wq_owner_info_clear(&oi);
+			continue;
+		}
+		copy_link(d, oi.link);
+		/* What the sysroot property reader takes the place of libudev with. */
+		snprintf(rel, sizeof(rel), "%s/uevent", oi.devpath);
+		copy_file(d, rel);
+		snprintf(rel, sizeof(rel), "%s/subsystem", oi.devpath);
+		copy_link(d, rel);
+		if (oi.o.kind == WQ_OWNER_BLOCK) {
+			static const char *const attrs[] = {"dev", "dm/name", "dm/uuid"};
+
+			for (size_t k = 0; k < ARRAY_SIZE(attrs); k++) {
+				snprintf(rel, sizeof(rel), "%s/%s", oi.devpath, attrs[k]);
+				copy_file(d, rel);
+			}
+			snprintf(rel, sizeof(rel), "%s/slaves", oi.devpath);
+			copy_links_in(d, rel, NULL);
+		} else {
+			/* SCSI hosts and iSCSI sessions: the node walk, and the connections' addresses */
+			copy_node_walk(d, oi.devpath);
+			copy_links_in(d, "sys/class/iscsi_connection", "connection");
+		}
+		snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/%s", oi.dbid);
+		copy_file(d, rel);
+		wq_owner_info_clear(&oi);
+	}
+	wq_names_free(names, n);
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	struct dump d = {.cli = cli};
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		cli_err(cli, "dump: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli_no_table(cli, "dump", false))
+		return EXIT_USAGE;
+	if (optind + 1 != argc) {
+		cli_err(cli, "dump: need exactly one DIR");
+		return EXIT_USAGE;
+	}
+	d.out = argv[optind];
+	if (mkdir(d.out, 0755) < 0 && errno != EEXIST) {
+		cli_err(cli, "%s: cannot create: %s", d.out, wq_strerror(errno));
+		return EXIT_FAIL;
+	}
+	r = wq_root_new(d.out, &d.outroot);
+	if (r < 0) {
+		cli_err(cli, "%s: cannot open: %s", d.out, wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	if (!cli_ctx(cli)) {
+		wq_root_free(d.outroot);
+		return EXIT_FAIL;
+	}
+	copy_dir(&d, WQ_P_WQ, keep_wq);
+	copy_dir(&d, WQ_P_PARAMS, keep_all);
+	copy_dir(&d, WQ_P_CPU, keep_cpu);
+	copy_dir(&d, WQ_P_NODE, keep_node);
+	copy_file(&d, WQ_P_OSRELEASE);
+	copy_file(&d, WQ_P_CMDLINE);
+	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
+	copy_owners(&d);
+	cli_info(cli, "dump: %d files in %s", d.files, d.out);
+	wq_root_free(d.outroot);
+	return d.errors ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_dump = {
+    .name = "dump",
+    .run = run,
+    .summary = "copy everything wqctl reads into DIR, for --sysroot DIR elsewhere",
+    .usage = "DIR",
+    .options = NULL,
+};

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Live per-workqueue activity from the workqueue tracepoints: every
+ * workqueue (not only the sysfs ones), one table per interval.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "../lib/monitor.h"
+#include "../lib/trace.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "json.h"
+
+enum {
+	COL_NAME,
+	COL_QUEUED_PS,
+	COL_STARTED_PS,
+	COL_PENDING,
+	COL_INFLIGHT,
+	COL_WAIT_P50,
+	COL_WAIT_P99,
+	COL_RUN_P50,
+	COL_RUN_P99,
+	COL_QUEUED,
+	COL_STARTED,
+	COL_DONE,
+	COL_THROTTLED,
+	COL_MAX_ACTIVE,
+	COL_LIMIT,
+};
+
+static const struct colinfo cols[] = {
+    [COL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "workqueue name as the tracepoint carries it ('/' not '!')"},
+    [COL_QUEUED_PS] = {"QUEUED/S", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items queued per second"},
+    [COL_STARTED_PS] = {"STARTED/S", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items started per second"},
+    [COL_PENDING] = {"PENDING", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		     "queued but not yet active: held back by max_active"},
+    [COL_INFLIGHT] = {"INFLIGHT", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "started and not yet finished"},
+    [COL_WAIT_P50] = {"WAIT_P50", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		      "queue-to-start time, median, in microseconds"},
+    [COL_WAIT_P99] = {"WAIT_P99", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		      "queue-to-start time, 99th percentile, in microseconds"},
+    [COL_RUN_P50] = {"RUN_P50", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		     "run time (wall clock), median, in microseconds"},
+    [COL_RUN_P99] = {"RUN_P99", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		     "run time (wall clock), 99th percentile, in microseconds"},
+    [COL_QUEUED] = {"QUEUED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items queued in the interval"},
+    [COL_STARTED] = {"STARTED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items started in the interval"},
+    [COL_DONE] = {"DONE", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "work items finished in the interval"},
+    [COL_THROTTLED] = {"THROTTLED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "work items activated later than queued in the interval: held back by max_active"},
+    [COL_MAX_ACTIVE] = {"MAX_ACTIVE", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"the workqueue's max_active in sysfs (- outside sysfs)"},
+    [COL_LIMIT] = {"LIMIT", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		   "most work items in flight its settings allow here (explain's max_inflight; - outside sysfs)"},
+};
+
+#define DEFAULT_COLS "NAME,QUEUED/S,STARTED/S,PENDING,INFLIGHT,LIMIT,WAIT_P50,WAIT_P99,RUN_P50,RUN_P99"
+#define MAX_INTERVAL 3600.0
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* A name matches a pattern in its tracepoint form or its sysfs form ('/' -> '!'). */
+static bool wanted(char **pats, size_t npats, const char *name)
+{
+	char sysfs[64];
+
+	if (npats == 0)
+		return true;
+	snprintf(sysfs, sizeof(sysfs), "%s", name);
+	for (char *p = sysfs; *p; p++)
+		if (*p == '/')
+			*p = '!';
+	for (size_t i = 0; i < npats; i++)
+		if (!fnmatch(pats[i], name, 0) || !fnmatch(pats[i], sysfs, 0))
+			return true;
+	return false;
+}
+
+/* max_active and the most in flight of a workqueue, looked up once per run (sysfs name: '/' -> '!'). */
+struct limits {
+	struct lim {
+		char name[64];
+		int max_active; /* -1: not in sysfs */
+		long limit; /* -1: unknown */
+	} * v;
+	size_t n;
+};
+
+static const struct lim *limit_of(struct cli *cli, struct limits *L, const char *name)
+{
+	struct wq_explain ex;
+	struct wq_info wi;
+	struct lim *nv, *l;
+	char sysfs[64];
+
+	for (size_t i = 0; i < L->n; i++)
+		if (!strcmp(L->v[i].name, name))
+			return &L->v[i];
+	nv = realloc(L->v, sizeof(*nv) * (L->n + 1));
+	if (!nv)
+		return NULL;
+	L->v = nv;
+	l = &nv[L->n++];
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->max_active = -1;
+	l->limit = -1;
+	snprintf(sysfs, sizeof(sysfs), "%s", name);
+	for (char *p = sysfs; *p; p++)
+		if (*p == '/')
+			*p = '!';
+	if (wq_name_is_valid(sysfs) && wq_info_read(cli->ctx, sysfs, &wi) == 0 && !(wi.bad & (1U << WQ_A_MAX_ACTIVE))) {
+		l->max_active = wi.max_active;
+		if (wq_explain(cli->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
+			l->limit = ex.max_inflight;
+		wq_explain_clear(&ex);
+	}
+	wq_info_clear(&wi);
+	return l;
+}
+
+static void set_us(struct out *o, struct libscols_line *ln, int id, int64_t ns)
+{
+	if (ns < 0)
+		out_set(o, ln, id, NULL);
+	else
+		out_setf(o, ln, id, "%.1f", (double)ns / 1000.0);
+}
+
+static json_object *json_us(int64_t ns)
+{
+	char b[32];
+
+	if (ns < 0)
+		return NULL;
+	snprintf(b, sizeof(b), "%.1f", (double)ns / 1000.0);
+	return json_object_new_double_s((double)ns / 1000.0, b);
+}
+
+static json_object *json_fix(double v, int decimals)
+{
+	char b[48];
+
+	snprintf(b, sizeof(b), "%.*f", decimals, v);
+	return json_object_new_double_s(v, b);
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One row as an object keyed by the selected columns (lower case, as libsmartcols -J names them). */
+static json_object *json_row(const struct out *o, const struct wq_mon_row *r, const struct lim *l)
+{
+	json_object *row = json_object_new_object();
+
+	for (size_t c = 0; c < o->nmap; c++) {
+		int id = o->map[c];
+		char key[32];
+		json_object *v = NULL;
+
+		snprintf(key, sizeof(key), "%s", cols[id].name);
+		for (char *p = key; *p; p++)
+			*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+		switch (id) {
+		case COL_NAME: v = json_object_new_string(r->name); break;
+		case COL_QUEUED_PS: v = json_fix(r->queued_ps, 1); break;
+		case COL_STARTED_PS: v = json_fix(r->started_ps, 1); break;
+		case COL_PENDING: v = json_object_new_int64(r->pending); break;
+		case COL_INFLIGHT: v = json_object_new_int64(r->inflight); break;
+		case COL_WAIT_P50: v = json_us(r->wait_p50); break;
+		case COL_WAIT_P99: v = json_us(r->wait_p99); break;
+		case COL_RUN_P50: v = json_us(r->run_p50); break;
+		case COL_RUN_P99: v = json_us(r->run_p99); break;
+		case COL_QUEUED: v = json_object_new_int64((int64_t)r->queued); break;
+		case COL_STARTED: v = json_object_new_int64((int64_t)r->started); break;
+		case COL_DONE: v = json_object_new_int64((int64_t)r->done); break;
+		case COL_THROTTLED: v = json_object_new_int64((int64_t)r->throttled); break;
+		case COL_MAX_ACTIVE: v = l && l->max_active >= 0 ? json_object_new_int(l->max_active) : NULL; break;
+		case COL_LIMIT: v = l && l->limit >= 0 ? json_object_new_int64(l->limit) : NULL; break;
+		default: break;
+		}
+		json_object_object_add(row, key, v);
+	}
+	return row;
+}
+
+/* What a table or a JSON line says about one interval (or, summary set, the whole run). */
+struct report {
+	double timestamp, seconds;
+	unsigned long long lost;
+	long intervals; /* summary only: how many intervals it covers */
+	bool summary;
+};
+
+/*
+ * One interval: a JSON line always (an idle interval has an empty list), a
+ * table only when it has rows, separated from the previous one by a blank
+ * line. The summary: a last JSON line, or a titled table (not in -r/-P,
+ * whose readers take every row for an interval).
+ */
+static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, char **pats, size_t npats,
+		      struct limits *L, const struct report *rep, unsigned long *tables)
+{
+	bool table = !cli->json && !cli->pairs && !cli->raw;
+	size_t shown = 0;
+	struct out o;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		shown += wanted(pats, npats, rows[i].name);
+	if (rep->summary && !cli->json && !table)
+		return EXIT_OK;
+	if (shown == 0 && !cli->json)
+		return EXIT_OK;
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
+	/* the run's totals beside its rates and percentiles */
+	for (int id = COL_QUEUED; rc == 0 && rep->summary && id <= COL_THROTTLED; id++)
+		rc = out_add_column(&o, id);
+	if (rc) {
+		out_free(&o);
+		return rc;
+	}
+	if (cli->json) {
+		/* JSON Lines: one object per interval, keys that never change */
+		json_object *doc = json_object_new_object(), *list = json_object_new_array();
+
+		if (rep->summary)
+			json_object_object_add(doc, "summary", json_object_new_boolean(1));
+		json_object_object_add(doc, "timestamp", json_fix(rep->timestamp, 3));
+		json_object_object_add(doc, "seconds", json_fix(rep->seconds, 3));
+		if (rep->summary)
+			json_object_object_add(doc, "intervals", json_object_new_int64(rep->intervals));
+		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)rep->lost));
+		for (size_t i = 0; i < n; i++)
+			if (wanted(pats, npats, rows[i].name))
+				json_object_array_add(list, json_row(&o, &rows[i], limit_of(cli, L, rows[i].name)));
+		json_object_object_add(doc, "workqueues", list);
+		{
+			const char *txt = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+										  JSON_C_TO_STRING_NOSLASHESCAPE);
+
+			rc = txt && puts(txt) >= 0 ? EXIT_OK : EXIT_FAIL;
+		}
+		json_object_put(doc);
+		out_free(&o);
+		fflush(stdout);
+		return rc;
+	}
+	if (table && (*tables)++ > 0)
+		putchar('\n');
+	if (rep->summary)
+		printf("summary: %ld interval%s, %.1f s, %llu events lost\n", rep->intervals,
+		       rep->intervals == 1 ? "" : "s", rep->seconds, rep->lost);
+	for (size_t i = 0; i < n; i++) {
+		const struct wq_mon_row *r = &rows[i];
+		const struct lim *l;
+		struct libscols_line *ln;
+
+		if (!wanted(pats, npats, r->name))
+			continue;
+		ln = out_line(&o);
+		if (!ln) {
+			out_free(&o);
+			return EXIT_FAIL;
+		}
+		out_set(&o, ln, COL_NAME, r->name);
+		out_setf(&o, ln, COL_QUEUED_PS, "%.1f", r->queued_ps);
+		out_setf(&o, ln, COL_STARTED_PS, "%.1f", r->started_ps);
+		out_setf(&o, ln, COL_PENDING, "%ld", r->pending);
+		out_setf(&o, ln, COL_INFLIGHT, "%ld", r->inflight);
+		set_us(&o, ln, COL_WAIT_P50, r->wait_p50);
+		set_us(&o, ln, COL_WAIT_P99, r->wait_p99);
+		set_us(&o, ln, COL_RUN_P50, r->run_p50);
+		set_us(&o, ln, COL_RUN_P99, r->run_p99);
+		out_setf(&o, ln, COL_QUEUED, "%lu", r->queued);
+		out_setf(&o, ln, COL_STARTED, "%lu", r->started);
+		out_setf(&o, ln, COL_DONE, "%lu", r->done);
+		out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
+		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = limit_of(cli, L, r->name))) {
+			if (l->max_active >= 0)
+				out_setf(&o, ln, COL_MAX_ACTIVE, "%d", l->max_active);
+			else
+				out_set(&o, ln, COL_MAX_ACTIVE, NULL);
+			if (l->limit >= 0)
+				out_setf(&o, ln, COL_LIMIT, "%ld", l->limit);
+			else
+				out_set(&o, ln, COL_LIMIT, NULL);
+		} else {
+			out_set(&o, ln, COL_MAX_ACTIVE, NULL);
+			out_set(&o, ln, COL_LIMIT, NULL);
+		}
+	}
+	rc = out_print(&o);
+	out_free(&o);
+	fflush(stdout);
+	return rc;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until deadline or a signal. */
+static void wait_until(double deadline)
+{
+	double left;
+
+	while (!stop && (left = deadline - now_s()) > 0) {
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+#define MAX_BUFFER_KB (1024 * 1024)
+
+static int parse_args(struct cli *cli, int argc, char **argv, double *interval, long *count, unsigned int *buffer_kb)
+{
+	static const struct option opts[] = {
+	    {"interval", required_argument, NULL, 'i'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"buffer-size", required_argument, NULL, 'b'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:c:b:", opts, NULL)) != -1) {
+		char *end = NULL;
+		long kb;
+
+		switch (c) {
+		case 'b':
+			errno = 0;
+			kb = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || kb < 4 || kb > MAX_BUFFER_KB) {
+				cli_err(cli, "monitor: --buffer-size '%s': expected KiB per CPU from 4 to %d", optarg,
+					MAX_BUFFER_KB);
+				return EXIT_USAGE;
+			}
+			*buffer_kb = (unsigned int)kb;
+			break;
+		case 'i':
+			errno = 0;
+			*interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(*interval >= 0.1 && *interval <= MAX_INTERVAL)) {
+				cli_err(cli, "monitor: --interval '%s': expected seconds from 0.1 to %.0f", optarg,
+					MAX_INTERVAL);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			errno = 0;
+			*count = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || *count < 1) {
+				cli_err(cli, "monitor: --count '%s': expected a positive number of intervals", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			cli_err(cli, "monitor: %s: unknown option or missing argument", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+	struct wq_trace *t = NULL;
+	struct wq_mon *m = NULL;
+	struct out o;
+	double interval = 1.0, start;
+	unsigned long tables = 0;
+	unsigned long long lost_total = 0;
+	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
+	struct limits L = {0};
+	long count = -1, done = 0;
+	char why[300];
+	int rc, r;
+
+	rc = parse_args(cli, argc, argv, &interval, &count, &buffer_kb);
+	if (rc)
+		return rc;
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	/* Columns are checked before tracing starts. */
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
+	if (rc)
+		return rc;
+	out_free(&o);
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	m = wq_mon_new();
+	if (!m)
+		return EXIT_FAIL;
+	/* Handlers first: a signal must not leave our tracing instance behind. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	r = wq_trace_open(cli->ctx, buffer_kb, &t, why, sizeof(why));
+	if (r < 0) {
+		cli_err(cli, "monitor: %s", why);
+		wq_mon_free(m);
+		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	start = now_s();
+	for (long i = 0; !stop && (count < 0 || i < count); i++) {
+		double began = start + (double)i * interval, took;
+		unsigned long long lost = 0;
+		const struct wq_mon_row *rows;
+		size_t n;
+
+		wait_until(began + interval);
+		if (stop)
+			break;
+		took = now_s() - began;
+		/* the last interval of -c N takes the events held back for ordering too */
+		r = count > 0 && i == count - 1 ? wq_trace_flush(t, m) : wq_trace_read(t, m, &lost);
+		if (r < 0 || wq_mon_interval(m, took, &rows, &n) < 0) {
+			cli_err(cli, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(t),
+				wq_strerror(r < 0 ? -r : ENOMEM));
+			rc = EXIT_FAIL;
+			break;
+		}
+		if (lost)
+			cli_warn(cli,
+				 "monitor: %llu events lost (trace buffer full: --buffer-size); PENDING and INFLIGHT "
+				 "may be off",
+				 lost);
+		lost_total += lost;
+		{
+			struct report rep = {.timestamp = wall_s(), .seconds = took, .lost = lost};
+
+			rc = print_rows(cli, rows, n, argv + optind, (size_t)(argc - optind), &L, &rep, &tables);
+		}
+		/* patterns that caught nothing in the first interval: say so once (a typo, or idle) */
+		if (i == 0 && optind < argc) {
+			bool any = false;
+
+			for (size_t k = 0; k < n && !any; k++)
+				any = wanted(argv + optind, (size_t)(argc - optind), rows[k].name);
+			if (!any)
+				cli_warn(
+				    cli,
+				    "monitor: no workqueue matching the patterns queued work in the first interval "
+				    "(names as the tracepoints carry them; 'wqctl monitor' alone shows every one)");
+		}
+		if (rc)
+			break;
+		done++;
+	}
+	/* the whole run, also after Ctrl-C: totals and percentiles over every interval */
+	if (rc == EXIT_OK && done > 0) {
+		const struct wq_mon_row *rows;
+		struct report rep = {.timestamp = wall_s(),
+				     .seconds = now_s() - start,
+				     .lost = lost_total,
+				     .intervals = done,
+				     .summary = true};
+		size_t n;
+
+		if (wq_mon_summary(m, rep.seconds, &rows, &n) == 0)
+			rc = print_rows(cli, rows, n, argv + optind, (size_t)(argc - optind), &L, &rep, &tables);
+	}
+	wq_trace_close(t);
+	wq_mon_free(m);
+	free(L.v);
+	return rc;
+}
+
+const struct cmd cmd_monitor = {
+    .name = "monitor",
+    .run = run,
+    .summary = "show live per-workqueue activity from the workqueue tracepoints",
+    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [PATTERN...]",
+    .options = "  -i, --interval SECONDS  length of one interval (default 1, from 0.1 to 3600)\n"
+	       "  -c, --count N           stop after N intervals (default: until interrupted)\n"
+	       "  -b, --buffer-size KIB   trace buffer per CPU (default 4096); more when events are lost\n"
+	       "  (-J prints one JSON object per line and interval, and a last one with \"summary\": true)\n",
+};

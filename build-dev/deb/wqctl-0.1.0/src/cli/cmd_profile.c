@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/macro.h"
+#include "cli.h"
+#include "plan_out.h"
+#include "profiles.h"
+
+enum { COL_NAME, COL_SOURCE, COL_DESCRIPTION };
+
+static const struct colinfo cols[] = {
+    [COL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "profile name"},
+    [COL_SOURCE] = {"SOURCE", 0.3, 0, SCOLS_JSON_STRING, "file that provides it (first in the search path)"},
+    [COL_DESCRIPTION] = {"DESCRIPTION", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "[profile] description"},
+};
+
+static int desc_handler(void *user, const char *section, const char *name, const char *value)
+{
+	char **desc = user;
+
+	if (!strcmp(section, "profile") && !strcmp(name, "description") && !*desc)
+		*desc = strdup(value);
+	return 1;
+}
+
+static int strcmpp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list(struct cli *cli)
+{
+	char **dirs = NULL, **names = NULL;
+	size_t ndirs = 0, n = 0;
+	struct out o;
+	int rc;
+
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "NAME,SOURCE,DESCRIPTION", NULL, "profiles");
+	if (rc)
+		return rc;
+	if (!cli_ctx(cli) || cli_profile_dirs(cli, &dirs, &ndirs) < 0) {
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < ndirs; i++) {
+		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			char **nn;
+
+			if (len <= 5 || strcmp(de->d_name + len - 5, ".conf"))
+				continue;
+			nn = realloc(names, sizeof(*names) * (n + 1));
+			if (!nn)
+				break;
+			names = nn;
+			names[n] = strndup(de->d_name, len - 5);
+			if (names[n] && wq_profile_name_is_valid(names[n]))
+				n++;
+			else
+				free(names[n]);
+		}
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), strcmpp);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *path = NULL;
+		_cleanup_free_ char *desc = NULL;
+		struct libscols_line *ln;
+
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		if (wq_profile_find(cli->ctx, (const char *const *)dirs, ndirs, names[i], &path) < 0)
+			continue; /* masked */
+		{
+			int fd = wq_root_open_path(cli->ctx->root, path, O_RDONLY);
+			FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+
+			if (f) {
+				ini_parse_file(f, desc_handler, &desc);
+				fclose(f);
+			} else if (fd >= 0) {
+				close(fd);
+			}
+		}
+		ln = out_line(&o);
+		out_set(&o, ln, COL_NAME, names[i]);
+		out_set(&o, ln, COL_SOURCE, path);
+		out_set(&o, ln, COL_DESCRIPTION, desc ? desc : "");
+	}
+	rc = out_print(&o);
+	out_free(&o);
+	cli_strv_free(names, n);
+	cli_strv_free(dirs, ndirs);
+	return rc;
+}
+
+static int show(struct cli *cli, char **names, size_t n)
+{
+	struct wq_pset set;
+	bool none;
+	int rc = cli_load_profiles(cli, names, n, &set, &none);
+
+	if (rc)
+		return rc;
+	if (none) {
+		cli_err(cli, "profile show: no active profiles");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < set.n; i++)
+		printf("# %s: %s%s%s\n", set.names[i], set.files[i], set.descs[i][0] ? " -- " : "", set.descs[i]);
+	for (size_t i = 0; i < set.ns; i++) {
+		const struct wq_psect *s = &set.s[i];
+
+		if (s->global)
+			printf("\n[global]\n");
+		else
+			printf("\n[workqueue %s]\n", s->pattern);
+		for (size_t k = 0; k < s->nowner; k++)
+			printf("owner.%s = %s ; %s:%d\n", s->owner[k].key, s->owner[k].value, s->file,
+			       s->owner[k].line);
+		for (size_t k = 0; k < s->nkv; k++)
+			printf("%s = %s ; %s:%d\n", s->kv[k].key, s->kv[k].value, s->file, s->kv[k].line);
+	}
+	wq_pset_free(&set);
+	return EXIT_OK;
+}
+
+static int use(struct cli *cli, char **names, size_t n, bool now)
+{
+	struct wq_pset set;
+	bool none;
+	int rc, r;
+
+	if (n == 0) {
+		cli_err(cli, "profile use: name at least one profile");
+		return EXIT_USAGE;
+	}
+	rc = cli_load_profiles(cli, names, n, &set, &none);
+	if (rc)
+		return rc;
+	wq_pset_free(&set);
+	r = wq_active_write(cli->ctx, names, n);
+	if (r < 0) {
+		_cleanup_free_ char *p = wq_active_path(cli->ctx);
+
+		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	if (now) {
+		/* the same as 'wqctl apply' right after (getopt starts over for it) */
+		char *argv[] = {(char *)"apply", NULL};
+
+		optind = 0;
+		return cmd_apply.run(cli, 1, argv);
+	}
+	cli_warn(cli, "profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now");
+	return EXIT_OK;
+}
+
+/* Deactivate the active set and restore what wqctl changed (as tuned-adm off). */
+static int off(struct cli *cli)
+{
+	int r;
+
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	r = wq_active_write(cli->ctx, NULL, 0);
+	if (r < 0) {
+		_cleanup_free_ char *p = wq_active_path(cli->ctx);
+
+		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	return cli_revert(cli);
+}
+
+static int current(struct cli *cli)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	r = wq_active_read(cli->ctx, &names, &n);
+	if (r < 0 && r != -EINVAL && r != -ENOENT)
+		cli_err(cli, "etc/wqctl/active-profiles: cannot read: %s", wq_strerror(-r));
+	if (r < 0 && r != -ENOENT)
+		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	if (n == 0 && isatty(STDOUT_FILENO))
+		cli_warn(cli, "no active profiles ('wqctl profile use NAME' sets them)");
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", names[i]);
+	cli_strv_free(names, n);
+	return EXIT_OK;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{"now", no_argument, NULL, 'n'}, {NULL, 0, NULL, 0}};
+	const char *sub;
+	bool now = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'n') {
+			now = true;
+			continue;
+		}
+		cli_err(cli, "profile: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (optind >= argc) {
+		cli_err(cli, "profile: need list, show, use, current or off");
+		return EXIT_USAGE;
+	}
+	sub = argv[optind++];
+	if (now && strcmp(sub, "use")) {
+		cli_err(cli, "profile %s: --now goes with 'use' only", sub);
+		return EXIT_USAGE;
+	}
+	/* only 'list' prints a table */
+	if (strcmp(sub, "list") && cli_no_table(cli, "profile", false))
+		return EXIT_USAGE;
+	if (!strcmp(sub, "off") && optind == argc)
+		return off(cli);
+	if (!strcmp(sub, "list") && optind == argc)
+		return list(cli);
+	if (!strcmp(sub, "current") && optind == argc)
+		return current(cli);
+	if (!strcmp(sub, "show"))
+		return show(cli, argv + optind, (size_t)(argc - optind));
+	if (!strcmp(sub, "use"))
+		return use(cli, argv + optind, (size_t)(argc - optind), now);
+	cli_err(cli, "profile: %s: unknown subcommand or unexpected argument (list, show, use, current, off)", sub);
+	return EXIT_USAGE;
+}
+
+const struct cmd cmd_profile = {
+    .name = "profile",
+    .run = run,
+    .summary = "list, show, activate profiles",
+    .usage = "list | show [NAME...] | use [--now] NAME... | current | off",
+    .options = "  list         available profiles (NAME, SOURCE, DESCRIPTION)\n"
+	       "  show NAME    the merged sections of a profile and its includes, with their sources\n"
+	       "  use NAME...  validate and persist the active set (atomically)\n"
+	       "  current      print the active set\n"
+	       "  off          deactivate the active set and restore what wqctl changed (revert)\n"
+	       "  --now        with use: apply the new set at once\n",
+};

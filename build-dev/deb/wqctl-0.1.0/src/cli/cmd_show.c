@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "../lib/owner.h"
+#include "../lib/wq.h"
+#include "cli.h"
+
+enum {
+	COL_NAME,
+	COL_KIND,
+	COL_MAX_ACTIVE,
+	COL_MAX_INFLIGHT,
+	COL_CPUS,
+	COL_SCOPE,
+	COL_STRICT,
+	COL_NICE,
+	COL_OWNER,
+	COL_EFFECTIVE_CPUS,
+	COL_NUMA,
+	COL_PATH,
+	COL_OWNER_NODE,
+	COL_OWNER_NODE_REASON,
+	COL_SCOPE_DEFAULT,
+};
+
+static const struct colinfo cols[] = {
+    [COL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "workqueue name as in sysfs"},
+    [COL_KIND] = {"KIND", 0.1, 0, SCOLS_JSON_STRING, "unbound or percpu"},
+    [COL_MAX_ACTIVE] = {"MAX_ACTIVE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "configured max_active"},
+    [COL_MAX_INFLIGHT] = {"MAX_INFLIGHT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			  "most work items in flight on this kernel and topology (derived)"},
+    [COL_CPUS] = {"CPUS", 0.1, 0, SCOLS_JSON_STRING, "requested cpumask as a CPU list"},
+    [COL_SCOPE] = {"SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope as the kernel reports it"},
+    [COL_STRICT] = {"STRICT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "strict affinity"},
+    [COL_NICE] = {"NICE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "worker nice level"},
+    [COL_OWNER] = {"OWNER", 0.1, 0, SCOLS_JSON_STRING, "device the workqueue belongs to"},
+    [COL_EFFECTIVE_CPUS] = {"EFFECTIVE_CPUS", 0.1, 0, SCOLS_JSON_STRING,
+			    "CPUs actually used: cpumask & root cpumask, or the root cpumask"},
+    [COL_NUMA] = {"NUMA", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "legacy NUMA affinity (<= 6.5)"},
+    [COL_PATH] = {"PATH", 0.2, 0, SCOLS_JSON_STRING, "sysfs directory"},
+    [COL_OWNER_NODE] = {"OWNER_NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			"NUMA node of the owner device (what 'local' means)"},
+    [COL_OWNER_NODE_REASON] = {"OWNER_NODE_REASON", 0.2, 0, SCOLS_JSON_STRING,
+			       "why the owner device has no NUMA node ('cpumask = local' is skipped)"},
+    [COL_SCOPE_DEFAULT] = {"SCOPE_DEFAULT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
+			   "the scope follows the module default (default_affinity_scope)"},
+};
+
+#define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
+
+static int report_bad(struct cli *cli, const struct wq_info *wi)
+{
+	int n = 0;
+
+	for (int a = 0; a < WQ_A_NR; a++) {
+		if (!(wi->bad & (1U << a)))
+			continue;
+		if (wi->raw[a])
+			cli_err(cli, "%s/%s: malformed value '%.40s'", wi->name, wq_attr_descs[a].name, wi->raw[a]);
+		else
+			cli_err(cli, "%s/%s: cannot read: %s", wi->name, wq_attr_descs[a].name,
+				wq_strerror(-wi->err[a]));
+		n++;
+	}
+	return n;
+}
+
+static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
+{
+	struct wq_ctx *ctx = cli->ctx;
+	struct libscols_line *ln = out_line(o);
+	bool ok_mask = (wi->has & (1U << WQ_A_CPUMASK)) && !(wi->bad & (1U << WQ_A_CPUMASK));
+	char buf[64];
+
+	if (!ln)
+		return;
+	out_set(o, ln, COL_NAME, wi->name);
+	out_set(o, ln, COL_KIND, wi->unbound ? "unbound" : "percpu");
+	/* Unknown or absent values are "-" (null in JSON), never blank. */
+	for (int id = COL_MAX_ACTIVE; id <= COL_SCOPE_DEFAULT; id++)
+		out_set(o, ln, id, NULL);
+	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
+		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
+	if (out_has(o, COL_MAX_INFLIGHT) && !(wi->bad & (1U << WQ_A_MAX_ACTIVE))) {
+		struct wq_explain ex;
+
+		if (wq_explain(ctx, wi, NULL, &ex) == 0 && ex.max_inflight >= 0)
+			out_setf(o, ln, COL_MAX_INFLIGHT, "%ld", ex.max_inflight);
+		wq_explain_clear(&ex);
+	}
+	if (ok_mask) {
+		_cleanup_free_ char *l = wq_cpuset_format_list(wi->cpumask);
+
+		out_set(o, ln, COL_CPUS, l);
+		if (out_has(o, COL_EFFECTIVE_CPUS)) {
+			_cleanup_cpuset_ struct wq_cpuset *e = wq_cpuset_new();
+			_cleanup_free_ char *el = NULL;
+
+			if (e && wq_effective_cpus(ctx, wi->cpumask, e) == 0)
+				el = wq_cpuset_format_list(e);
+			out_set(o, ln, COL_EFFECTIVE_CPUS, el);
+		}
+	}
+	if ((wi->has & (1U << WQ_A_AFFINITY_SCOPE)) && !(wi->bad & (1U << WQ_A_AFFINITY_SCOPE))) {
+		/* JSON splits "default (cache)" into the scope and whether it is the default */
+		out_set(o, ln, COL_SCOPE, cli->json && wi->scope_eff[0] ? wi->scope_eff : wi->raw[WQ_A_AFFINITY_SCOPE]);
+		out_set(o, ln, COL_SCOPE_DEFAULT, !strcmp(wi->scope, "default") ? "1" : "0");
+	}
+	if (wi->strict >= 0)
+		out_setf(o, ln, COL_STRICT, "%d", wi->strict);
+	if (wi->nice >= -20 && (wi->has & (1U << WQ_A_NICE)) && !(wi->bad & (1U << WQ_A_NICE)))
+		out_setf(o, ln, COL_NICE, "%d", wi->nice);
+	if (wi->numa >= 0)
+		out_setf(o, ln, COL_NUMA, "%d", wi->numa);
+	if (out_has(o, COL_OWNER)) {
+		struct wq_owner ow;
+
+		wq_owner_from_name(wi->name, &ow);
+		out_set(o, ln, COL_OWNER, wq_owner_format(&ow, buf, sizeof(buf)));
+	}
+	if (out_has(o, COL_OWNER_NODE) || out_has(o, COL_OWNER_NODE_REASON)) {
+		struct wq_owner_info oi;
+
+		wq_owner_resolve(ctx, wi->name, &oi);
+		if (oi.node >= 0)
+			out_setf(o, ln, COL_OWNER_NODE, "%d", oi.node);
+		else
+			out_set(o, ln, COL_OWNER_NODE_REASON,
+				oi.o.kind == WQ_OWNER_NONE ? "the workqueue has no owner device" : oi.node_why);
+		wq_owner_info_clear(&oi);
+	}
+	if (out_has(o, COL_PATH)) {
+		char path[256];
+
+		wq_attr_path(path, sizeof(path), wi->name, NULL);
+		out_setf(o, ln, COL_PATH, "%s%s%s", cli->sysroot ? cli->sysroot : "", cli->sysroot ? "/" : "/", path);
+	}
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	char **names = NULL;
+	size_t n = 0;
+	struct out o;
+	int c, rc, bad = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		cli_err(cli, "show: unknown option (see wqctl show --help)");
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_COLUMNS", "workqueues");
+	/* JSON consumers get the reason beside a null owner_node */
+	if (rc == 0 && cli->json && out_has(&o, COL_OWNER_NODE))
+		rc = out_add_column(&o, COL_OWNER_NODE_REASON);
+	if (rc == 0 && cli->json && out_has(&o, COL_SCOPE))
+		rc = out_add_column(&o, COL_SCOPE_DEFAULT);
+	if (rc) {
+		out_free(&o);
+		return rc;
+	}
+	if (!cli_ctx(cli)) {
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	rc = cli_resolve_targets(cli, argv + optind, (size_t)(argc - optind), &names, &n, true);
+	if (rc == EXIT_FAIL) {
+		out_free(&o);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct wq_info wi;
+		int r = wq_info_read(cli->ctx, names[i], &wi);
+
+		if (r == -ENOENT) { /* vanished while we looked */
+			wq_info_clear(&wi);
+			continue;
+		}
+		if (r < 0) {
+			cli_err(cli, "%s: cannot read: %s", names[i], wq_strerror(-r));
+			bad++;
+		} else {
+			bad += report_bad(cli, &wi);
+			fill_row(cli, &o, &wi);
+		}
+		wq_info_clear(&wi);
+	}
+	if (out_print(&o) != EXIT_OK)
+		rc = EXIT_FAIL;
+	out_free(&o);
+	wq_names_free(names, n);
+	/* columns left '-' because the topology or the root mask could not be read (said above) */
+	if (cli->ctx->topo_err || cli->ctx->root_mask_logged)
+		bad++;
+	if (rc == EXIT_OK && bad)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+const struct cmd cmd_show = {
+    .name = "show",
+    .run = run,
+    .summary = "list workqueues and their settings",
+    .usage = "[PATTERN...]",
+    .options = "  PATTERN              workqueue names or globs (all when none)\n"
+	       "  -o, --output LIST    columns (see --list-columns); WQCTL_COLUMNS sets the default\n",
+};

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "../lib/topo.h"
+#include "cli.h"
+#include "json.h"
+
+enum { COL_SCOPE, COL_POD, COL_NODE, COL_CPUS, COL_NR_CPUS };
+
+static const struct colinfo cols[] = {
+    [COL_SCOPE] = {"SCOPE", 0.1, 0, SCOLS_JSON_STRING, "affinity scope, or 'node' for NUMA nodes"},
+    [COL_POD] = {"POD", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "pod number (kernel order)"},
+    [COL_NODE] = {"NODE", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "NUMA node (- when a pod spans nodes)"},
+    [COL_CPUS] = {"CPUS", 0.5, 0, SCOLS_JSON_STRING, "CPU list"},
+    [COL_NR_CPUS] = {"NR_CPUS", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "number of CPUs"},
+};
+
+struct sets {
+	const char *name;
+	struct wq_cpuset *set;
+};
+
+static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
+{
+	struct out o;
+	int rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "SCOPE,POD,NODE,CPUS,NR_CPUS", NULL, "topology");
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < nsets && only < 0; i++) {
+		struct libscols_line *ln = out_line(&o);
+		_cleanup_free_ char *l = wq_cpuset_format_list(sets[i].set);
+
+		out_set(&o, ln, COL_SCOPE, sets[i].name);
+		out_set(&o, ln, COL_CPUS, l);
+		out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(sets[i].set));
+	}
+	for (int i = 0; i < t->nr_nodes && only < 0; i++) {
+		struct libscols_line *ln = out_line(&o);
+		_cleanup_free_ char *l = wq_cpuset_format_list(t->nodes[i].cpus);
+
+		out_set(&o, ln, COL_SCOPE, "node");
+		out_setf(&o, ln, COL_NODE, "%d", t->nodes[i].id);
+		out_set(&o, ln, COL_CPUS, l);
+		out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(t->nodes[i].cpus));
+	}
+	for (int s = 0; s < WQ_SCOPE_NR; s++) {
+		if (only >= 0 && s != only)
+			continue;
+		for (int p = 0; p < t->pods[s].nr; p++) {
+			struct libscols_line *ln = out_line(&o);
+			_cleanup_free_ char *l = wq_cpuset_format_list(t->pods[s].pod[p].cpus);
+
+			out_set(&o, ln, COL_SCOPE, wq_scope_name((enum wq_scope)s));
+			out_setf(&o, ln, COL_POD, "%d", p);
+			if (t->pods[s].pod[p].node >= 0)
+				out_setf(&o, ln, COL_NODE, "%d", t->pods[s].pod[p].node);
+			else
+				out_set(&o, ln, COL_NODE, NULL);
+			out_set(&o, ln, COL_CPUS, l);
+			out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(t->pods[s].pod[p].cpus));
+		}
+	}
+	rc = out_print(&o);
+	out_free(&o);
+	return rc;
+}
+
+static int json_out(struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
+{
+	json_object *doc = json_object_new_object(), *nodes = json_object_new_array(),
+		    *scopes = json_object_new_object();
+
+	for (int i = 0; i < t->nr_nodes; i++) {
+		json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "node", json_object_new_int(t->nodes[i].id));
+		json_object_object_add(n, "cpus", json_cpus(t->nodes[i].cpus));
+		json_object_object_add(n, "nr_cpus", json_object_new_int((int)wq_cpuset_count(t->nodes[i].cpus)));
+		json_object_array_add(nodes, n);
+	}
+	json_object_object_add(doc, "nodes", nodes);
+	for (size_t i = 0; i < nsets; i++)
+		json_object_object_add(doc, sets[i].name, json_cpus(sets[i].set));
+	for (int s = 0; s < WQ_SCOPE_NR; s++) {
+		json_object *pods;
+
+		if (only >= 0 && s != only)
+			continue;
+		pods = json_object_new_array();
+		for (int p = 0; p < t->pods[s].nr; p++) {
+			json_object *o = json_object_new_object();
+			int node = t->pods[s].pod[p].node;
+
+			json_object_object_add(o, "pod", json_object_new_int(p));
+			json_object_object_add(o, "cpus", json_cpus(t->pods[s].pod[p].cpus));
+			json_object_object_add(o, "node", node >= 0 ? json_object_new_int(node) : NULL);
+			json_object_array_add(pods, o);
+		}
+		json_object_object_add(scopes, wq_scope_name((enum wq_scope)s), pods);
+	}
+	json_object_object_add(doc, "scopes", scopes);
+	return json_print(doc);
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{"scope", required_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
+	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *root = wq_cpuset_new();
+	const char *scope = NULL;
+	struct wq_topo *t;
+	int c, only = -1;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 's') {
+			scope = optarg;
+			continue;
+		}
+		cli_err(cli, "topology: %s: unknown option or missing argument", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (optind < argc) {
+		cli_err(cli, "topology: %s: unexpected argument", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (scope) {
+		only = wq_scope_from_name(scope);
+		if (only < 0) {
+			cli_err(cli, "--scope: '%s' is not an affinity scope (cpu smt cache numa system)", scope);
+			return EXIT_USAGE;
+		}
+	}
+	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo_pods(cli->ctx, -1)))
+		return EXIT_FAIL;
+	wq_topo_housekeeping(t, hk);
+	if (wq_root_cpumask(cli->ctx, root) < 0)
+		return EXIT_FAIL;
+	{
+		const struct sets sets[] = {
+		    {"possible", t->possible},	 {"online", t->online}, {"isolated", t->isolated},
+		    {"nohz_full", t->nohz_full}, {"housekeeping", hk},	{"cpumask", root},
+		};
+
+		if (cli->json)
+			return json_out(t, sets, ARRAY_SIZE(sets), only);
+		return text_out(cli, t, sets, ARRAY_SIZE(sets), only);
+	}
+}
+
+const struct cmd cmd_topology = {
+    .name = "topology",
+    .run = run,
+    .summary = "show NUMA nodes, CPU sets and affinity-scope pods",
+    .usage = "[--scope SCOPE]",
+    .options = "  --scope SCOPE   list the pods of one scope (cpu smt cache numa system)\n",
+};

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "apply.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "owner.h"
+#include "macro.h"
+#include "wq.h"
+
+#define RUN_DIR "run/wqctl"
+#define JOURNAL RUN_DIR "/journal"
+#define LOCK RUN_DIR "/lock"
+
+const char *wq_setting_status_name(enum wq_setting_status s)
+{
+	static const char *const n[] = {"ok", "absent", "unsupported", "skipped", "invalid"};
+
+	return n[s];
+}
+
+void wq_settings_free(struct wq_settings *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].object);
+		free(s->v[i].wq);
+		free(s->v[i].attr);
+		free(s->v[i].value);
+		free(s->v[i].write);
+		free(s->v[i].path);
+		free(s->v[i].current);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct wq_setting *add(struct wq_settings *s, const char *object, const char *wq, const char *attr,
+			      const struct wq_pkv *kv, const char *file)
+{
+	struct wq_setting *nv = realloc(s->v, sizeof(*nv) * (s->n + 1)), *x;
+
+	if (!nv)
+		return NULL;
+	s->v = nv;
+	x = &nv[s->n];
+	memset(x, 0, sizeof(*x));
+	x->object = strdup(object);
+	x->wq = wq ? strdup(wq) : NULL;
+	x->attr = strdup(attr);
+	x->value = strdup(kv ? kv->value : "");
+	x->file = file;
+	x->line = kv ? kv->line : 0;
+	if (!x->object || !x->attr || !x->value || (wq && !x->wq)) {
+		free(x->object);
+		free(x->wq);
+		free(x->attr);
+		free(x->value);
+		return NULL;
+	}
+	s->n++;
+	return x;
+}
+
+/* A value as the kernel prints it has no control characters (one trailing newline is stripped on read). */
+static bool has_ctrl(const char *v)
+{
+	for (; v && *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return true;
+	return false;
+}
+
+static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct wq_settings *out)
+{
+	/* Later sections override earlier ones, per key. */
+	for (unsigned int d = 0; d < wq_knob_ndescs; d++) {
+		const char *name = wq_knob_descs[d].name;
+		const struct wq_pkv *kv = NULL;
+		const struct wq_psect *win = NULL;
+		struct wq_setting *x;
+		struct wq_knob k;
+		int r;
+
+		for (size_t i = 0; i < set->ns; i++)
+			for (size_t j = 0; set->s[i].global && !set->s[i].when_off && j < set->s[i].nkv; j++)
+				if (streq(set->s[i].kv[j].key, name)) {
+					kv = &set->s[i].kv[j];
+					win = &set->s[i];
+				}
+		if (!kv)
+			continue;
+		x = add(out, name, NULL, name, kv, win->file);
+		if (!x)
+			return -ENOMEM;
+		x->type = wq_knob_descs[d].type;
+		if (win->off_kernel) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			continue;
+		}
+		memset(&k, 0, sizeof(k));
+		if (wq_knob_get(ctx, name, &k) < 0 || !k.present) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "this kernel has no %s", name);
+			wq_knob_clear(&k);
+			continue;
+		}
+		x->path = strdup(k.path);
+		x->current = k.value ? strdup(k.value) : NULL;
+		r = wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why));
+		if (r == -ENODEV) {
+			x->status = WQ_SET_UNSUPPORTED;
+			x->machine = true;
+		} else if (r < 0) {
+			x->status = WQ_SET_INVALID;
+		} else if (!x->current) {
+			/* as for workqueue attributes: nothing to compare, journal or restore */
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s",
+				 wq_strerror(k.err ? -k.err : EIO));
+		} else if (has_ctrl(x->current)) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
+		}
+		wq_knob_clear(&k);
+	}
+	return 0;
+}
+
+/* Name glob, and every owner.PROPERTY glob against the owner's properties (none without an owner). */
+static bool section_matches(const struct wq_psect *s, const char *wq, const struct wq_owner_info *oi)
+{
+	/* a section whose 'when' is false here does not exist here: earlier sections keep their say */
+	if (s->global || s->when_off || fnmatch(s->pattern, wq, 0) != 0)
+		return false;
+	for (size_t i = 0; i < s->nowner; i++) {
+		const char *v = oi ? wq_owner_prop(oi, s->owner[i].key) : NULL;
+
+		if (!v || fnmatch(s->owner[i].value, v, 0) != 0)
+			return false;
+	}
+	return true;
+}
+
+static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, const struct wq_owner_info *oi,
+		      struct wq_settings *out)
+{
+	struct wq_info wi;
+	int r = wq_info_read(ctx, name, &wi);
+
+	if (r < 0) {
+		wq_info_clear(&wi);
+		return r == -ENOENT ? 0 : r;
+	}
+	for (int a = 0; a < WQ_A_NR; a++) {
+		const struct wq_pkv *kv = NULL;
+		const struct wq_psect *win = NULL;
+		bool exact = false;
+		char obj[160], path[320];
+		struct wq_setting *x;
+
+		/* An exact-name section beats a glob; otherwise the later one wins. */
+		for (size_t i = 0; i < set->ns; i++) {
+			const struct wq_psect *s = &set->s[i];
+
+			if (!section_matches(s, name, oi) || (exact && !s->exact))
+				continue;
+			for (size_t j = 0; j < s->nkv; j++) {
+				if (!streq(s->kv[j].key, wq_attr_descs[a].name))
+					continue;
+				kv = &s->kv[j];
+				win = s;
+				exact = s->exact;
+			}
+		}
+		if (!kv)
+			continue;
+		snprintf(obj, sizeof(obj), "%s/%s", name, wq_attr_descs[a].name);
+		x = add(out, obj, name, wq_attr_descs[a].name, kv, win->file);
+		if (!x) {
+			wq_info_clear(&wi);
+			return -ENOMEM;
+		}
+		x->type = wq_attr_descs[a].type;
+		wq_attr_path(path, sizeof(path), name, wq_attr_descs[a].name);
+		x->path = strdup(path);
+		x->current = wi.raw[a] ? strdup(wi.raw[a]) : NULL;
+		if (win->off_kernel) {
+			x->status = WQ_SET_UNSUPPORTED;
+			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			continue;
+		}
+		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
+		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a)))) {
+			x->status = WQ_SET_UNSUPPORTED;
+		} else if (r == -ENODEV) {
+			/* well-formed, but this machine lacks the node or CPU: this setting only */
+			x->status = WQ_SET_UNSUPPORTED;
+			x->machine = true;
+		} else if (r < 0 && strstr(kv->value, "local") && oi->node < 0) {
+			x->status = WQ_SET_SKIPPED;
+			snprintf(x->why, sizeof(x->why), "'local' needs the owner's NUMA node: %s",
+				 oi->o.kind == WQ_OWNER_NONE ? "this workqueue has no owner device" : oi->node_why);
+		} else if (r < 0)
+			x->status = WQ_SET_INVALID;
+		else if (!x->current) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s", wq_strerror(-wi.err[a]));
+		} else if (has_ctrl(x->current)) {
+			x->status = WQ_SET_INVALID;
+			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
+		}
+	}
+	wq_info_clear(&wi);
+	return 0;
+}
+
+static bool in_list(char *const *only, size_t nonly, const char *name)
+{
+	for (size_t i = 0; i < nonly; i++)
+		if (streq(only[i], name))
+			return true;
+	return nonly == 0;
+}
+
+static bool pattern_in_list(const char *pattern, char *const *only, size_t nonly)
+{
+	for (size_t i = 0; i < nonly; i++)
+		if (fnmatch(pattern, only[i], 0) == 0)
+			return true;
+	return nonly == 0;
+}
+
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
+			struct wq_settings *out)
+{
+	struct wq_owner_info *owners = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (globals) {
+		r = resolve_globals(ctx, set, out);
+		if (r < 0)
+			return r;
+	}
+	if (nonly > 0) {
+		/* Named workqueues (the caller made sure they exist): those, not the whole directory. */
+		names = calloc(nonly, sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		for (size_t k = 0; k < nonly; k++) {
+			if (k > 0 && in_list(only, k, only[k]))
+				continue;
+			names[n] = strdup(only[k]);
+			if (!names[n]) {
+				wq_names_free(names, n);
+				return -ENOMEM;
+			}
+			n++;
+		}
+	} else {
+		r = wq_list(ctx, &names, &n);
+		if (r < 0)
+			return r;
+	}
+	owners = calloc(n + 1, sizeof(*owners));
+	/* Only the workqueues in scope: the udev path resolves one owner, not all. */
+	for (size_t k = 0; owners && k < n && r == 0; k++) {
+		owners[k].node = -1;
+		if (in_list(only, nonly, names[k]))
+			r = wq_owner_resolve(ctx, names[k], &owners[k]);
+	}
+	if (!owners || r < 0) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* Sections whose pattern reaches no workqueue are reported, never silently ok. */
+	for (size_t i = 0; i < set->ns; i++) {
+		const struct wq_psect *s = &set->s[i];
+		bool hit = false;
+
+		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly))
+			continue;
+		for (size_t k = 0; k < n && !hit; k++)
+			hit = in_list(only, nonly, names[k]) && section_matches(s, names[k], &owners[k]);
+		if (!hit) {
+			struct wq_pkv kv = {.value = (char *)"", .line = s->line};
+			struct wq_setting *x = add(out, s->pattern, NULL, "", &kv, s->file);
+
+			if (!x) {
+				r = -ENOMEM;
+				break;
+			}
+			/* outside the profile's kernels, a section that reaches nothing is expected to */
+			x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
+			snprintf(x->why, sizeof(x->why), "%s",
+				 s->off_kernel ? s->off_kernel
+				 : s->nowner   ? "no workqueue with a matching owner"
+					       : "no workqueue matches");
+		}
+	}
+	for (size_t k = 0; k < n && r == 0; k++)
+		if (in_list(only, nonly, names[k]))
+			r = resolve_wq(ctx, set, names[k], &owners[k], out);
+out:
+	for (size_t k = 0; owners && k < n; k++)
+		wq_owner_info_clear(&owners[k]);
+	free(owners);
+	wq_names_free(names, n);
+	return r;
+}
+
+int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
+{
+	/* Root mask before other globals, globals before workqueues (their masks follow it). */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < s->n; i++) {
+			const struct wq_setting *x = &s->v[i];
+			int want = x->wq ? 2 : streq(x->attr, "cpumask") ? 0 : 1;
+
+			if (x->status != WQ_SET_OK || want != pass)
+				continue;
+			if (wq_plan_add(plan, x->object, x->path, NULL, x->type, x->current, x->write) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
+{
+	int fd, waited = 0;
+
+	fd = wq_root_mkdirs(ctx->root, RUN_DIR);
+	if (fd < 0)
+		return fd;
+	fd = wq_root_open_file(ctx->root, LOCK, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+
+		if (errno != EWOULDBLOCK || waited >= timeout_ms) {
+			int e = errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+
+			close(fd);
+			return e;
+		}
+		nanosleep(&ts, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+void wq_lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+void wq_journal_free(struct wq_journal *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		free(j->e[i].path);
+		free(j->e[i].orig);
+		free(j->e[i].written);
+	}
+	free(j->e);
+	memset(j, 0, sizeof(*j));
+}
+
+static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
+{
+	struct wq_jentry *ne;
+
+	/* one line per entry, tab-separated: a control character would forge lines or fields */
+	if (has_ctrl(path) || has_ctrl(orig) || has_ctrl(written))
+		return -EINVAL;
+	ne = realloc(j->e, sizeof(*ne) * (j->n + 1));
+	if (!ne)
+		return -ENOMEM;
+	j->e = ne;
+	ne[j->n].path = strdup(path);
+	ne[j->n].type = type;
+	ne[j->n].orig = strdup(orig);
+	ne[j->n].written = strdup(written);
+	if (!ne[j->n].path || !ne[j->n].orig || !ne[j->n].written) {
+		free(ne[j->n].path);
+		free(ne[j->n].orig);
+		free(ne[j->n].written);
+		return -ENOMEM;
+	}
+	j->n++;
+	return 0;
+}
+
+int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		if (streq(j->e[i].path, path)) {
+			char *w = has_ctrl(written) ? NULL : strdup(written);
+
+			if (!w)
+				return has_ctrl(written) ? -EINVAL : -ENOMEM;
+			free(j->e[i].written);
+			j->e[i].written = w;
+			return 0;
+		}
+	}
+	return jadd(j, path, type, orig, written);
+}
+
+void wq_journal_drop(struct wq_journal *j, size_t i)
+{
+	free(j->e[i].path);
+	free(j->e[i].orig);
+	free(j->e[i].written);
+	memmove(&j->e[i], &j->e[i + 1], sizeof(*j->e) * (j->n - i - 1));
+	j->n--;
+}
+
+static size_t journal_drop_wq(struct wq_journal *j, const char *prefix)
+{
+	size_t dropped = 0, len = strlen(prefix);
+
+	for (size_t i = 0; i < j->n;) {
+		if (!strncmp(j->e[i].path, prefix, len)) {
+			wq_journal_drop(j, i);
+			dropped++;
+		} else {
+			i++;
+		}
+	}
+	return dropped;
+}
+
+int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms)
+{
+	struct wq_journal j = {0};
+	char prefix[320];
+	int lock, r;
+
+	wq_attr_path(prefix, sizeof(prefix), wq, "");
+	/* Most removals concern workqueues wqctl never touched: no lock for those. */
+	r = wq_journal_read(ctx, &j);
+	if (r < 0)
+		return r;
+	r = (int)journal_drop_wq(&j, prefix);
+	wq_journal_free(&j);
+	if (r == 0)
+		return 0;
+	lock = wq_lock_take(ctx, wait_ms);
+	if (lock < 0)
+		return lock;
+	r = wq_journal_read(ctx, &j);
+	if (r == 0) {
+		size_t n = journal_drop_wq(&j, prefix);
+
+		r = n ? wq_journal_write(ctx, &j) : 0;
+		if (r == 0)
+			r = (int)n;
+	}
+	wq_journal_free(&j);
+	wq_lock_release(lock);
+	return r;
+}
+
+/* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */
+int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
+{
+	const char *path = JOURNAL;
+	_cleanup_free_ char *line = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t cap = 0;
+	int lineno = 0, fd;
+
+	memset(j, 0, sizeof(*j));
+	fd = wq_root_open_file(ctx->root, JOURNAL, O_RDONLY, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		char *fields[4], *save = NULL, *t = line;
+		int nf = 0;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *tok; nf < 4 && (tok = strsep(&t, "\t"));)
+			fields[nf++] = tok;
+		(void)save;
+		if (nf != 4 || t || strncmp(fields[0], "sys/", 4) || strstr(fields[0], "..") || atoi(fields[1]) < 0 ||
+		    atoi(fields[1]) > WQ_V_STRING) {
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: malformed journal line", path, lineno);
+			wq_journal_free(j);
+			return -EINVAL;
+		}
+		if (jadd(j, fields[0], (enum wq_vtype)atoi(fields[1]), fields[2], fields[3]) < 0) {
+			wq_journal_free(j);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void fill_journal(FILE *f, const void *data)
+{
+	const struct wq_journal *j = data;
+
+	for (size_t i = 0; i < j->n; i++)
+		fprintf(f, "%s\t%d\t%s\t%s\n", j->e[i].path, (int)j->e[i].type, j->e[i].orig, j->e[i].written);
+}
+
+int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j)
+{
+	if (j->n == 0)
+		return wq_root_unlink(ctx->root, JOURNAL);
+	return wq_root_replace(ctx->root, JOURNAL, 0600, fill_journal, j);
+}
+
+#define MINACT RUN_DIR "/min_active"
+
+/* The inode number of wq's sysfs directory: a recreated workqueue is a new kernfs node. */
+static unsigned long long wq_ino(struct wq_ctx *ctx, const char *wq)
+{
+	char path[320];
+	struct stat st;
+
+	wq_attr_path(path, sizeof(path), wq, NULL);
+	return wq_root_stat(ctx->root, path, &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* The record line of wq in text ("NAME\tINO\tMIN\n"...), or NULL. */
+static const char *minact_line(const char *text, const char *wq)
+{
+	size_t len = strlen(wq);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, wq, len) && l[len] == '\t')
+			return l;
+	return NULL;
+}
+
+int wq_minact_get(struct wq_ctx *ctx, const char *wq)
+{
+	unsigned long long ino;
+	const char *l;
+	int min;
+
+	if (!ctx->minact && wq_root_read(ctx->root, MINACT, &ctx->minact) < 0)
+		ctx->minact = strdup("");
+	l = ctx->minact ? minact_line(ctx->minact, wq) : NULL;
+	if (!l || sscanf(l + strlen(wq), "\t%llu\t%d", &ino, &min) != 2 || min < 1)
+		return 0;
+	return ino == wq_ino(ctx, wq) ? min : 0;
+}
+
+struct minact_out {
+	const char *text;
+	char **names;
+	unsigned long long *inos;
+	int *mins;
+	size_t n;
+};
+
+static void fill_minact(FILE *f, const void *data)
+{
+	const struct minact_out *m = data;
+
+	/* the records of other workqueues, then the new ones */
+	for (const char *l = m->text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		bool replaced = false;
+
+		for (size_t i = 0; i < m->n && !replaced; i++)
+			replaced = !strncmp(l, m->names[i], strlen(m->names[i])) && l[strlen(m->names[i])] == '\t';
+		if (!replaced && len)
+			fprintf(f, "%.*s\n", (int)len, l);
+		l = e ? e + 1 : NULL;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		fprintf(f, "%s\t%llu\t%d\n", m->names[i], m->inos[i], m->mins[i]);
+}
+
+int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
+{
+	static const char prefix[] = WQ_P_WQ "/";
+	_cleanup_free_ char *text = NULL;
+	char *names[64];
+	unsigned long long inos[64];
+	int mins[64];
+	struct minact_out m = {.names = names, .inos = inos, .mins = mins};
+	const char *why;
+	int r;
+
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_C)
+		return 0;
+	r = wq_root_read(ctx->root, MINACT, &text);
+	if (r < 0 && r != -ENOENT)
+		return r;
+	m.text = text;
+	for (size_t i = 0; i < plan->n && m.n < ARRAY_SIZE(names); i++) {
+		const struct wq_change *c = &plan->c[i];
+		char name[WQ_NAME_MAX], per_cpu[320];
+		_cleanup_free_ char *pc = NULL;
+		const char *slash;
+		int v = atoi(c->new), cur;
+
+		if (c->state != WQ_CH_WRITTEN || strncmp(c->path, prefix, sizeof(prefix) - 1))
+			continue;
+		slash = strchr(c->path + sizeof(prefix) - 1, '/');
+		if (!slash || strcmp(slash, "/max_active") ||
+		    (size_t)(slash - c->path) - (sizeof(prefix) - 1) >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - c->path - (sizeof(prefix) - 1)),
+			 c->path + sizeof(prefix) - 1);
+		/* per-cpu workqueues have no node counters, hence no min_active */
+		wq_attr_path(per_cpu, sizeof(per_cpu), name, "per_cpu");
+		if (wq_root_read(ctx->root, per_cpu, &pc) < 0 || atoi(pc) != 0)
+			continue;
+		cur = wq_minact_get(ctx, name);
+		if (v >= wq_kver_dfl_min_active(&ctx->kver) || (cur && v >= cur))
+			continue;
+		names[m.n] = strdup(name);
+		inos[m.n] = wq_ino(ctx, name);
+		mins[m.n] = v;
+		if (!names[m.n])
+			break;
+		m.n++;
+	}
+	r = m.n ? wq_root_replace(ctx->root, MINACT, 0644, fill_minact, &m) : 0;
+	for (size_t i = 0; i < m.n; i++)
+		free(names[i]);
+	free(ctx->minact);
+	ctx->minact = NULL;
+	return r;
+}

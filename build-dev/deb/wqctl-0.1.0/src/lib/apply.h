@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * From a profile set to concrete settings: merge per target with SPEC §4's
+ * override rules, validate against each workqueue, and build the plan.
+ * Also the journal of original values (revert) and the run lock.
+ */
+#ifndef WQ_APPLY_H
+#define WQ_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctx.h"
+#include "plan.h"
+#include "profile.h"
+
+enum wq_setting_status {
+	WQ_SET_OK, /* valid and applicable */
+	WQ_SET_ABSENT, /* a section's pattern matches no workqueue */
+	WQ_SET_UNSUPPORTED, /* the target lacks the attribute on this kernel */
+	WQ_SET_SKIPPED, /* cannot be resolved here (e.g. 'local' without an owner) */
+	WQ_SET_INVALID, /* the value is invalid for this target */
+};
+
+struct wq_setting {
+	char *object; /* "writeback/max_active", "cpumask", or the pattern for ABSENT */
+	char *wq; /* NULL for a global knob */
+	char *attr;
+	char *value; /* as in the profile */
+	char *write; /* kernel form (OK only) */
+	char *path; /* root-relative file */
+	char *current; /* as read */
+	enum wq_vtype type;
+	enum wq_setting_status status;
+	bool machine; /* unsupported: the value names a node or CPU this machine lacks */
+	char why[480];
+	const char *file;
+	int line;
+};
+
+struct wq_settings {
+	size_t n;
+	struct wq_setting *v;
+};
+
+/*
+ * Resolve set against the running system. only (nonly > 0) limits it to
+ * those workqueues, which the caller has found present; globals includes the [global] keys. 0 or -errno.
+ */
+int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
+			struct wq_settings *out);
+void wq_settings_free(struct wq_settings *s);
+const char *wq_setting_status_name(enum wq_setting_status s);
+/* Plan the OK settings: root cpumask first, then other globals, then workqueues. 0 or -ENOMEM. */
+int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan);
+
+/* Take the run lock below the root, waiting at most timeout_ms. fd or -errno (-ETIMEDOUT). */
+int wq_lock_take(struct wq_ctx *ctx, int timeout_ms);
+void wq_lock_release(int fd);
+
+struct wq_jentry {
+	char *path;
+	enum wq_vtype type;
+	char *orig;
+	char *written;
+};
+
+struct wq_journal {
+	size_t n;
+	struct wq_jentry *e;
+};
+
+/* Read the journal (empty when none). 0 or -errno. */
+int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j);
+/* Write it atomically (removed when empty). 0 or -errno. */
+int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j);
+void wq_journal_free(struct wq_journal *j);
+/* Record a change about to be made: keeps the first original, updates what was written. 0 or -ENOMEM. */
+int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written);
+/* Drop an entry (restored or given up). */
+void wq_journal_drop(struct wq_journal *j, size_t i);
+/*
+ * Forget the entries of a workqueue that is gone (its udev remove event):
+ * a later workqueue of the same name is another instance, whose originals
+ * are its own. Takes the lock only when there is something to drop. The
+ * number of entries dropped, or -errno.
+ */
+int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms);
+
+/*
+ * min_active lowered by wqctl (>= 6.9): every max_active write sets
+ * min_active = min(min_active, max_active) until the workqueue is recreated.
+ * run/wqctl/min_active keeps "NAME <tab> INODE <tab> MIN" per workqueue; the
+ * sysfs directory's inode number tells a recreated workqueue (a new kernfs
+ * node) from the one that was written, udev or not.
+ */
+/* The min_active wqctl left on wq (this instance of it), or 0. Read once per run. */
+int wq_minact_get(struct wq_ctx *ctx, const char *wq);
+/* After a plan's writes (under the lock): record every max_active below min_active written to an unbound wq. */
+int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan);
+
+#endif

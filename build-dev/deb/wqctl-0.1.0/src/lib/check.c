@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "check.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "ownerknob.h"
+
+const char *wq_severity_name(enum wq_severity s)
+{
+	static const char *const n[] = {"info", "warning", "error"};
+
+	return n[s];
+}
+
+static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char *code, const char *target,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char *code, const char *target,
+		 const char *fmt, ...)
+{
+	struct wq_finding f = {.severity = sev, .code = code};
+	va_list ap;
+
+	snprintf(f.target, sizeof(f.target), "%s", target);
+	va_start(ap, fmt);
+	vsnprintf(f.message, sizeof(f.message), fmt, ap);
+	va_end(ap);
+	fn(data, &f);
+}
+
+static char *list(const struct wq_cpuset *s)
+{
+	char *l = wq_cpuset_format_list(s);
+
+	return l ? l : strdup("?");
+}
+
+/* CPU findings for a mask: no online CPU, offline CPUs, isolated CPUs. */
+static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, wq_finding_fn fn, void *data,
+		       bool *no_online)
+{
+	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
+
+	*no_online = false;
+	if (!x)
+		return;
+	wq_cpuset_and(x, t->online);
+	if (wq_cpuset_is_empty(x)) {
+		_cleanup_free_ char *l = list(m);
+		_cleanup_free_ char *o = list(t->online);
+
+		emit(fn, data, WQ_SEV_ERROR, "cpumask-no-online-cpu", target,
+		     "cpumask %s has no online CPU (online: %s)", l, o);
+		*no_online = true;
+		return;
+	}
+	wq_cpuset_copy(x, m);
+	wq_cpuset_andnot(x, t->online);
+	/* A mask of every possible CPU is the default, not a request for offline ones. */
+	if (!wq_cpuset_is_empty(x) && !wq_cpuset_subset(t->possible, m)) {
+		_cleanup_free_ char *l = list(x);
+
+		emit(fn, data, WQ_SEV_INFO, "cpumask-offline", target,
+		     "cpumask includes offline CPUs %s: unused until they come online", l);
+	}
+	wq_cpuset_copy(x, m);
+	wq_cpuset_and(x, t->isolated);
+	wq_cpuset_or(x, t->nohz_full);
+	wq_cpuset_and(x, m);
+	if (!wq_cpuset_is_empty(x)) {
+		_cleanup_free_ char *l = list(x);
+
+		emit(fn, data, WQ_SEV_WARNING, "cpumask-isolated", target,
+		     "cpumask includes isolated or nohz_full CPUs %s: unbound work will disturb them", l);
+	}
+}
+
+/*
+ * Owners whose workqueues are outside sysfs but whose own knob multiplies on
+ * 6.6-6.8: btrfs's thread_pool is max_active of its workqueues, per CPU there.
+ */
+static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
+{
+	_cleanup_free_ char *mounts = NULL;
+	struct wq_topo *t;
+	const char *why;
+	unsigned int cpus;
+
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_B || wq_root_read(ctx->root, WQ_P_MOUNTS, &mounts) < 0 ||
+	    !(t = wq_ctx_topo(ctx)))
+		return;
+	cpus = wq_cpuset_count(t->online);
+	for (char *l = mounts, *next; l && *l; l = next) {
+		char dev[256], dir[256], type[32], opts[1024];
+		const char *tp;
+		int n;
+
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(l, "%255s %255s %31s %1023s", dev, dir, type, opts) != 4 || strcmp(type, "btrfs"))
+			continue;
+		tp = strstr(opts, "thread_pool=");
+		n = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(ctx);
+		if (n <= 0)
+			continue;
+		emit(fn, data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", dir,
+		     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
+		     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
+		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each)",
+		     dev, n, tp ? "" : " (the default)", n, cpus, (long)n * cpus, dir, cpus);
+	}
+}
+
+int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, wq_finding_fn fn, void *data)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+	bool none;
+	int r;
+
+	if (!t || !g)
+		return -EIO;
+	if (root_override)
+		r = wq_cpuset_copy(g, root_override);
+	else
+		r = wq_root_cpumask(ctx, g);
+	if (r < 0)
+		return r;
+	check_mask(t, "cpumask", g, fn, data, &none);
+	if (!root_override)
+		check_btrfs(ctx, fn, data);
+	return 0;
+}
+
+/* Do two scopes group the online CPUs the same way? (offline CPUs' pods are not known from sysfs) */
+static bool pods_same(const struct wq_pods *a, const struct wq_pods *b, const struct wq_cpuset *online)
+{
+	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
+
+	if (!x || !y)
+		return false;
+	wq_cpuset_for_each (cpu, online) {
+		wq_cpuset_zero(x);
+		wq_cpuset_zero(y);
+		for (int i = 0; i < a->nr; i++)
+			if (wq_cpuset_test(a->pod[i].cpus, (unsigned int)cpu))
+				wq_cpuset_copy(x, a->pod[i].cpus);
+		for (int i = 0; i < b->nr; i++)
+			if (wq_cpuset_test(b->pod[i].cpus, (unsigned int)cpu))
+				wq_cpuset_copy(y, b->pod[i].cpus);
+		wq_cpuset_and(x, online);
+		wq_cpuset_and(y, online);
+		if (!wq_cpuset_equal(x, y))
+			return false;
+	}
+	return true;
+}
+
+int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn, void *data)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	const char *name = wq->name;
+	int m = wi && wi->max_active > 0 ? wi->max_active : wq->max_active;
+	const char *why;
+	enum wq_era era;
+	struct wq_explain ex;
+	int lim, r;
+
+	if (!t)
+		return -EIO;
+	era = wq_ctx_era(ctx, &why);
+	lim = wq_max_active_limit(ctx, wq->unbound);
+	if (lim && m > lim)
+		emit(fn, data, WQ_SEV_ERROR, "max-active-out-of-range", name,
+		     "max_active %d is above %d, the most this kernel (%s) accepts: it clamps to %d", m, lim,
+		     ctx->kver.release, lim);
+	if (m < 1)
+		emit(fn, data, WQ_SEV_ERROR, "max-active-out-of-range", name, "max_active %d is below 1", m);
+
+	if (!wq->unbound) {
+		if (wi && (wi->cpus || wi->scope))
+			emit(fn, data, WQ_SEV_ERROR, "percpu-not-steerable", name,
+			     "per-cpu workqueue: it has no cpumask or affinity scope to set");
+		else
+			emit(fn, data, WQ_SEV_INFO, "percpu-not-steerable", name,
+			     "per-cpu workqueue: work runs on the CPU that queues it; only max_active can be tuned");
+		return 0;
+	}
+
+	/* Masks: requested vs online, isolation and the root mask. */
+	{
+		const struct wq_cpuset *w = wi && wi->cpus ? wi->cpus : wq->cpumask;
+		_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+		bool none = false;
+
+		if (w && g && wq_root_cpumask(ctx, g) == 0) {
+			check_mask(t, name, w, fn, data, &none);
+			if (!none && !wq_cpuset_intersects(w, g)) {
+				_cleanup_free_ char *wl = list(w);
+				_cleanup_free_ char *gl = list(g);
+
+				emit(fn, data, WQ_SEV_WARNING, "cpumask-ignored", name,
+				     "cpumask %s misses the root unbound cpumask %s: the kernel silently uses %s", wl,
+				     gl, gl);
+			}
+		}
+	}
+
+	/* A scope that cannot change anything on this topology. */
+	{
+		const char *scope = wi && wi->scope ? wi->scope : wq->scope;
+		int s = scope ? wq_scope_from_name(scope) : -1;
+
+		/* each scope is compared with one that needs no file reads (cpu, system) */
+		if (s >= 0 && wq_ctx_topo_pods(ctx, s) && wq_ctx_topo_pods(ctx, WQ_SCOPE_CPU) &&
+		    wq_ctx_topo_pods(ctx, WQ_SCOPE_SYSTEM)) {
+			const char *same = NULL;
+
+			if (s == WQ_SCOPE_SMT && pods_same(&t->pods[WQ_SCOPE_SMT], &t->pods[WQ_SCOPE_CPU], t->online))
+				same = "there is no SMT: every smt pod is one CPU, as with cpu";
+			else if (s == WQ_SCOPE_NUMA &&
+				 pods_same(&t->pods[WQ_SCOPE_NUMA], &t->pods[WQ_SCOPE_SYSTEM], t->online))
+				same = "there is one NUMA node: numa is the same as system";
+			else if (s == WQ_SCOPE_CACHE &&
+				 pods_same(&t->pods[WQ_SCOPE_CACHE], &t->pods[WQ_SCOPE_SYSTEM], t->online))
+				same = "all CPUs share one last-level cache: cache is the same as system";
+			if (same)
+				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope,
+				     same);
+		}
+	}
+
+	r = wq_explain(ctx, wq, wi, &ex);
+	if (r < 0) {
+		wq_explain_clear(&ex);
+		return r;
+	}
+	if (ex.ordered) {
+		emit(fn, data, WQ_SEV_WARNING, "ordering-lost", name,
+		     "created unbound with max_active 1 on a kernel up to 6.8: implicitly ordered; writing "
+		     "max_active removes the ordering");
+	} else if (ex.max_inflight > 0) {
+		if (era == WQ_ERA_B && ex.max_inflight > m)
+			emit(fn, data, WQ_SEV_WARNING, "max-active-per-cpu", name,
+			     "max_active %d applies per CPU on 6.6-6.8: up to %ld work items in flight", m,
+			     ex.max_inflight);
+		if (era == WQ_ERA_A && ex.max_inflight > m)
+			emit(fn, data, WQ_SEV_WARNING, "max-active-per-node", name,
+			     "max_active %d applies per NUMA node pool up to 6.5: up to %ld work items in flight", m,
+			     ex.max_inflight);
+		if (era == WQ_ERA_C && ex.max_inflight > m)
+			emit(fn, data, WQ_SEV_INFO, "min-active-floor", name,
+			     "per-node split with min_active %d allows %ld in flight, more than max_active %d",
+			     ex.min_active, ex.max_inflight, m);
+	}
+	if (era == WQ_ERA_C && ex.min_lowered) {
+		emit(fn, data, WQ_SEV_WARNING, "min-active-lowered", name,
+		     "min_active is %d since wqctl wrote max_active %d: the per-node floor is %d, not 8, until the "
+		     "workqueue is recreated",
+		     ex.min_active, ex.min_active, ex.min_active);
+	} else if (era == WQ_ERA_C && m < 8) {
+		if (wi && wi->max_active > 0 && wi->max_active < wq->max_active)
+			emit(fn, data, WQ_SEV_WARNING, "min-active-lowered", name,
+			     "writing max_active %d lowers the hidden min_active to %d for good (kernel >= 6.9)", m, m);
+		else
+			emit(fn, data, WQ_SEV_INFO, "min-active-lowered", name,
+			     "max_active %d is below 8: min_active is at most %d and stays so (kernel >= 6.9)", m, m);
+	}
+	wq_explain_clear(&ex);
+	return 0;
+}

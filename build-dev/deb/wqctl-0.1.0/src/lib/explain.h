@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What max_active means on this kernel and topology (KERNEL.md §4): the
+ * concurrency counters work can reach and the most work items in flight.
+ */
+#ifndef WQ_EXPLAIN_H
+#define WQ_EXPLAIN_H
+
+#include <stdbool.h>
+
+#include "cpuset.h"
+#include "ctx.h"
+#include "wq.h"
+
+#define WQ_EXPLAIN_NOTES 12
+
+struct wq_counter {
+	int node; /* -1: the node-less dfl counter (or dfl_pwq) */
+	struct wq_cpuset *cpus; /* CPUs whose work charges it */
+	long limit;
+};
+
+struct wq_explain {
+	enum wq_era era; /* WQ_ERA_UNKNOWN: figures unknown, see why */
+	const char *why;
+	bool unbound;
+	bool ordered; /* implicitly ordered (<= 6.8, unbound, max_active 1) */
+	int max_active;
+	int min_active; /* era C only, derived; -1 otherwise */
+	bool min_lowered; /* min_active comes from a max_active wqctl wrote (run/wqctl/min_active) */
+	long max_inflight; /* -1 unknown */
+	char scope[32]; /* effective affinity scope, "" before 6.6 */
+	struct wq_cpuset *effective; /* E = requested & root mask, or the root mask */
+	int ncounters;
+	struct wq_counter *counters;
+	int nnotes;
+	char notes[WQ_EXPLAIN_NOTES][512];
+};
+
+/* What-if overrides; zero/NULL fields keep the live value. */
+struct wq_whatif {
+	int max_active;
+	const struct wq_cpuset *cpus;
+	const char *scope;
+	int min_active; /* >0: assume this min_active */
+	const struct wq_cpuset *from; /* work queued only from these CPUs (NULL: any CPU) */
+};
+
+/*
+ * Compute the model for a workqueue. 0, or -errno when the topology cannot
+ * be read; unknown kernels and an unreadable max_active give no figure, with
+ * why set. The caller calls wq_explain_clear() whatever this returns.
+ */
+int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
+void wq_explain_clear(struct wq_explain *ex);
+/* Add a note (the caller's own, after wq_explain()). */
+void wq_explain_note(struct wq_explain *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* E for a requested mask: W & G, or G when that is empty. 0 or -errno. */
+int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out);
+/* The root unbound mask G (possible CPUs if the file is absent). 0 or -errno. */
+int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out);
+
+#endif

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "wq.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "macro.h"
+
+const struct wq_attr_desc wq_attr_descs[WQ_A_NR] = {
+    [WQ_A_MAX_ACTIVE] = {"max_active", WQ_V_INT, false, "3.10", NULL,
+			 "most work items active at once (meaning depends on the kernel era)"},
+    [WQ_A_CPUMASK] = {"cpumask", WQ_V_CPUMASK, true, "3.10", NULL,
+		      "CPUs the workqueue's workers may run on (requested)"},
+    [WQ_A_AFFINITY_SCOPE] = {"affinity_scope", WQ_V_SCOPE, true, "6.6", NULL, "pod granularity of worker affinity"},
+    [WQ_A_AFFINITY_STRICT] = {"affinity_strict", WQ_V_BOOL, true, "6.6", NULL, "1: workers never leave their pod"},
+    [WQ_A_NICE] = {"nice", WQ_V_INT, true, "3.10", NULL, "nice level of the workers"},
+    [WQ_A_NUMA] = {"numa", WQ_V_BOOL, true, "3.10", "6.5", "legacy NUMA affinity switch"},
+};
+
+int wq_attr_from_name(const char *name)
+{
+	for (int i = 0; i < WQ_A_NR; i++)
+		if (streq(name, wq_attr_descs[i].name))
+			return i;
+	return -1;
+}
+
+bool wq_name_is_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= WQ_NAME_MAX || streq(name, ".") || streq(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || !isprint((unsigned char)*p) || isspace((unsigned char)*p))
+			return false;
+	return true;
+}
+
+void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
+{
+	if (attr)
+		snprintf(buf, size, WQ_P_WQ "/%s/%s", wq, attr);
+	else
+		snprintf(buf, size, WQ_P_WQ "/%s", wq);
+}
+
+bool wq_is_implicitly_ordered(const struct wq_info *wq)
+{
+	/* KERNEL.md §6: the exposed workqueues allocated unbound with max_active 1 */
+	static const char *const created_with_1[] = {"scsi_wq_*", "scsi_tmf_*", "iscsi_q_*", "hfi_link_*"};
+
+	if (!wq->unbound || wq->max_active != 1)
+		return false;
+	if (wq->has & (1u << WQ_A_NUMA))
+		return wq->numa == 0;
+	for (size_t i = 0; i < ARRAY_SIZE(created_with_1); i++)
+		if (fnmatch(created_with_1[i], wq->name, 0) == 0)
+			return true;
+	return false;
+}
+
+bool wq_exists(struct wq_ctx *ctx, const char *name)
+{
+	struct stat st;
+	char path[320];
+	int r;
+
+	if (!wq_name_is_valid(name))
+		return false;
+	wq_attr_path(path, sizeof(path), name, "max_active");
+	/*
+	 * A workqueue is a directory with max_active. Only its absence says
+	 * "not a workqueue" (cpumask is a file, power a directory without it);
+	 * a max_active that cannot be reached (a symlink loop in a dump) still
+	 * lists the workqueue, and reading it then says why.
+	 */
+	r = wq_root_stat(ctx->root, path, &st);
+	return r != -ENOENT && r != -ENOTDIR;
+}
+
+static int strcmpp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void wq_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int wq_list(struct wq_ctx *ctx, char ***names, size_t *n)
+{
+	_cleanup_closedir_ DIR *d = wq_root_opendir(ctx->root, WQ_P_WQ);
+	char **v = NULL;
+	size_t cnt = 0;
+	struct dirent *de;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char **nv;
+
+		if (de->d_name[0] == '.' || !wq_exists(ctx, de->d_name))
+			continue;
+		nv = realloc(v, sizeof(*v) * (cnt + 1));
+		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
+			wq_names_free(nv ? nv : v, cnt);
+			return -ENOMEM;
+		}
+		v = nv;
+		cnt++;
+	}
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), strcmpp);
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+void wq_info_clear(struct wq_info *info)
+{
+	wq_cpuset_free(info->cpumask);
+	for (int i = 0; i < WQ_A_NR; i++)
+		free(info->raw[i]);
+	memset(info, 0, sizeof(*info));
+}
+
+/* Strict decimal integer with optional sign; the kernel's %d ignores trailing junk, we do not. */
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || (!isdigit((unsigned char)*s) && *s != '-' && *s != '+'))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || (!isdigit((unsigned char)end[-1])))
+		return errno ? -ERANGE : -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_int_range(const char *s, int lo, int hi, int *out)
+{
+	long v;
+
+	if (parse_long(s, &v) < 0 || v < lo || v > hi)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+void wq_default_scope(struct wq_ctx *ctx, char *buf, size_t size)
+{
+	if (wq_root_read_buf(ctx->root, WQ_P_PARAMS "/default_affinity_scope", buf, size) < 0)
+		buf[0] = '\0';
+}
+
+/* "default (cache)" -> configured "default", effective "cache". */
+static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
+{
+	const char *open = strchr(raw, '(');
+
+	if (!strncmp(raw, "default", 7) && (raw[7] == '\0' || raw[7] == ' ')) {
+		const char *close;
+
+		snprintf(cfg, size, "default");
+		if (!open || !(close = strchr(open, ')')) || close - open - 1 <= 0 ||
+		    (size_t)(close - open - 1) >= size) {
+			eff[0] = '\0';
+			return raw[7] == '\0' ? 0 : -EINVAL;
+		}
+		memcpy(eff, open + 1, (size_t)(close - open - 1));
+		eff[close - open - 1] = '\0';
+		return 0;
+	}
+	if (!*raw || strlen(raw) >= size || strchr(raw, ' '))
+		return -EINVAL;
+	snprintf(cfg, size, "%s", raw);
+	snprintf(eff, size, "%s", raw);
+	return 0;
+}
+
+int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
+{
+	char path[256];
+	int r, per_cpu;
+
+	memset(info, 0, sizeof(*info));
+	if (!wq_name_is_valid(name))
+		return -EINVAL;
+	snprintf(info->name, sizeof(info->name), "%s", name);
+	info->nice = info->strict = info->numa = info->max_active = -1;
+
+	wq_attr_path(path, sizeof(path), name, "per_cpu");
+	{
+		char buf[32];
+
+		r = wq_root_read_buf(ctx->root, path, buf, sizeof(buf));
+		if (r == -ENOENT && !wq_exists(ctx, name))
+			return -ENOENT;
+		if (r >= 0 && parse_int_range(buf, 0, 1, &per_cpu) == 0)
+			info->unbound = per_cpu == 0;
+		else /* no per_cpu file: unbound iff it has unbound attributes */
+			info->unbound = false;
+	}
+	for (int a = 0; a < WQ_A_NR; a++) {
+		const struct wq_attr_desc *d = &wq_attr_descs[a];
+		char *raw = NULL;
+
+		wq_attr_path(path, sizeof(path), name, d->name);
+		r = wq_root_read(ctx->root, path, &raw);
+		if (r == -ENOENT)
+			continue;
+		info->has |= 1U << a;
+		if (r < 0) {
+			info->bad |= 1U << a;
+			info->err[a] = r;
+			continue;
+		}
+		info->raw[a] = raw;
+		switch (a) {
+		case WQ_A_MAX_ACTIVE: r = parse_int_range(raw, 0, INT_MAX, &info->max_active); break;
+		case WQ_A_NICE: r = parse_int_range(raw, -20, 19, &info->nice); break;
+		case WQ_A_AFFINITY_STRICT: r = parse_int_range(raw, 0, 1, &info->strict); break;
+		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
+		case WQ_A_CPUMASK:
+			info->cpumask = wq_cpuset_new();
+			r = info->cpumask ? wq_cpuset_parse_hex(info->cpumask, raw) : -ENOMEM;
+			break;
+		case WQ_A_AFFINITY_SCOPE:
+			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
+			if (r == 0 && !info->scope_eff[0])
+				wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
+			break;
+		default: break;
+		}
+		if (r < 0)
+			info->bad |= 1U << a;
+	}
+	if (!(info->has & (1U << WQ_A_MAX_ACTIVE)))
+		return -ENOENT;
+	/* A tree without a readable per_cpu: the unbound attributes tell. */
+	if (!info->unbound && (info->has & (1U << WQ_A_CPUMASK))) {
+		wq_attr_path(path, sizeof(path), name, "per_cpu");
+		info->unbound = !wq_root_exists(ctx->root, path);
+	}
+	return 0;
+}
+
+bool wq_has_scopes(struct wq_ctx *ctx)
+{
+	return wq_root_exists(ctx->root, WQ_P_PARAMS "/default_affinity_scope");
+}
+
+const char *const *wq_scope_names(struct wq_ctx *ctx)
+{
+	static char extra[32];
+	static const char *names[8];
+	char def[32];
+	size_t n = 0;
+
+	names[n++] = "cpu";
+	names[n++] = "smt";
+	names[n++] = "cache";
+	/* Post-6.18 kernels add cache_shard; its size parameter announces it. */
+	if (wq_root_exists(ctx->root, WQ_P_PARAMS "/cache_shard_size"))
+		names[n++] = "cache_shard";
+	names[n++] = "numa";
+	names[n++] = "system";
+	wq_default_scope(ctx, def, sizeof(def));
+	if (def[0]) {
+		bool known = false;
+
+		for (size_t i = 0; i < n; i++)
+			known = known || streq(names[i], def);
+		if (!known && wq_name_is_valid(def)) {
+			snprintf(extra, sizeof(extra), "%s", def);
+			names[n++] = extra;
+		}
+	}
+	names[n] = NULL;
+	return names;
+}
+
+int wq_max_active_limit(struct wq_ctx *ctx, bool unbound)
+{
+	struct wq_topo *t = NULL;
+	unsigned int possible = 0;
+
+	if (!ctx->kver.known)
+		return 0;
+	if (unbound && wq_kver_cmp(&ctx->kver, 6, 6, 0) < 0) {
+		t = wq_ctx_topo(ctx);
+		possible = t ? wq_cpuset_count(t->possible) : 0;
+	}
+	return wq_kver_max_active(&ctx->kver, unbound, possible);
+}
+
+static int bool_word(const char *s)
+{
+	static const char *const yes[] = {"1", "true", "yes", "on", "y"};
+	static const char *const no[] = {"0", "false", "no", "off", "n"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	return -1;
+}
+
+static void describe_set(char *buf, size_t size, const struct wq_cpuset *s)
+{
+	_cleanup_free_ char *l = wq_cpuset_format_list(s);
+
+	snprintf(buf, size, "%s %s", wq_cpuset_count(s) == 1 ? "CPU" : "CPUs", l ? l : "?");
+}
+
+static int spec_term(struct wq_topo *t, const char *term, int owner_node, struct wq_cpuset *acc, char *why,
+		     size_t whysz)
+{
+	_cleanup_cpuset_ struct wq_cpuset *s = wq_cpuset_new();
+	int r = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (!*term) {
+		snprintf(why, whysz, "empty term in CPU set");
+		return -EINVAL;
+	}
+	if (streq(term, "all")) {
+		r = wq_cpuset_copy(s, t->possible);
+	} else if (streq(term, "housekeeping")) {
+		r = wq_topo_housekeeping(t, s);
+	} else if (streq(term, "local")) {
+		const struct wq_node *n = owner_node >= 0 ? wq_topo_node(t, owner_node) : NULL;
+
+		if (!n) {
+			snprintf(why, whysz, "'local' needs an owner device with a NUMA node, and there is none");
+			return -EINVAL;
+		}
+		r = wq_cpuset_copy(s, n->cpus);
+	} else if (!strncmp(term, "node:", 5)) {
+		_cleanup_cpuset_ struct wq_cpuset *ids = wq_cpuset_new();
+
+		if (!ids)
+			return -ENOMEM;
+		if (!term[5] || wq_cpuset_parse_list(ids, term + 5) < 0) {
+			snprintf(why, whysz, "'%s' is not a list of NUMA nodes", term + 5);
+			return -EINVAL;
+		}
+		wq_cpuset_for_each (id, ids) {
+			const struct wq_node *n = wq_topo_node(t, id);
+
+			if (!n) {
+				char nodes[128] = "";
+				size_t len = 0;
+
+				for (int i = 0; i < t->nr_nodes && len < sizeof(nodes) - 12; i++)
+					len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%d", i ? "," : "",
+								t->nodes[i].id);
+				snprintf(why, whysz, "NUMA node %d does not exist on this machine (nodes: %s)", id,
+					 nodes);
+				return -ENODEV;
+			}
+			r = wq_cpuset_or(s, n->cpus);
+			if (r < 0)
+				return r;
+		}
+	} else if (!strncmp(term, "0x", 2) || !strncmp(term, "0X", 2) || !strncmp(term, "mask:", 5)) {
+		const char *hex = term[0] == 'm' ? term + 5 : term + 2;
+
+		/* the kernel's parser tolerates blanks; a value typed with them is a typo */
+		r = *hex && !hex[strcspn(hex, " \t\n")] ? wq_cpuset_parse_hex(s, hex) : -EINVAL;
+		if (r < 0) {
+			snprintf(why, whysz, "'%s' is not a hex CPU mask%s", term,
+				 r == -ERANGE ? " (a comma-separated chunk has more than 8 digits)" : "");
+			return -EINVAL;
+		}
+	} else {
+		r = wq_cpuset_parse_list(s, term);
+		if (r == -ERANGE) {
+			snprintf(why, whysz, "CPU number in '%s' is too large", term);
+			return -EINVAL;
+		}
+		if (r < 0) {
+			snprintf(
+			    why, whysz,
+			    "'%s' is not a CPU list, mask or keyword (all, housekeeping, node:LIST, local, 0xMASK)",
+			    term);
+			return -EINVAL;
+		}
+	}
+	return r < 0 ? r : wq_cpuset_or(acc, s);
+}
+
+int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set, char *why,
+		     size_t whysz)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	_cleanup_free_ char *copy = strdup(text);
+	_cleanup_cpuset_ struct wq_cpuset *extra = NULL;
+	char *save = NULL, *term;
+	int r;
+
+	if (!t) {
+		snprintf(why, whysz, "the CPU topology cannot be read");
+		return -EIO;
+	}
+	if (!copy)
+		return -ENOMEM;
+	wq_cpuset_zero(set);
+	if (!*text) {
+		snprintf(why, whysz, "empty CPU set");
+		return -EINVAL;
+	}
+	/* No blank anywhere: " 0" and "0 " read as lists but " all" does not (one spelling rule). */
+	if (strpbrk(text, " \t\n\r\f\v")) {
+		snprintf(why, whysz, "blank in CPU set '%s'", text);
+		return -EINVAL;
+	}
+	/* Terms joined by single '+': "0++1", "+0" and "0+" have an empty term. */
+	for (term = copy; term; term = save) {
+		save = strchr(term, '+');
+		if (save)
+			*save++ = '\0';
+		if (!*term) {
+			snprintf(why, whysz, "empty term in CPU set '%s'", text);
+			return -EINVAL;
+		}
+		r = spec_term(t, term, owner_node, set, why, whysz);
+		if (r < 0)
+			return r;
+	}
+	extra = wq_cpuset_dup(set);
+	if (!extra)
+		return -ENOMEM;
+	wq_cpuset_andnot(extra, t->possible);
+	if (!wq_cpuset_is_empty(extra)) {
+		_cleanup_free_ char *p = wq_cpuset_format_list(t->possible);
+		char d[96];
+
+		describe_set(d, sizeof(d), extra);
+		snprintf(why, whysz, "%s %s not exist on this machine (possible: %s)", d,
+			 wq_cpuset_count(extra) == 1 ? "does" : "do", p ? p : "?");
+		return -ENODEV;
+	}
+	if (wq_cpuset_is_empty(set)) {
+		snprintf(why, whysz, "'%s' selects no CPU", text);
+		return -EINVAL;
+	}
+	if (!wq_cpuset_intersects(set, t->online)) {
+		_cleanup_free_ char *o = wq_cpuset_format_list(t->online);
+		char d[96];
+
+		describe_set(d, sizeof(d), set);
+		snprintf(why, whysz, "%s %s offline (online: %s)", d, wq_cpuset_count(set) == 1 ? "is" : "are all",
+			 o ? o : "?");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node, bool allow_default,
+		   const char *text, char **out, char *why, size_t whysz)
+{
+	long v;
+	int b, r;
+
+	*out = NULL;
+	if (strchr(text, '\n')) {
+		snprintf(why, whysz, "value contains a newline");
+		return -EINVAL;
+	}
+	switch (type) {
+	case WQ_V_INT:
+		r = parse_long(text, &v);
+		if (r < 0) {
+			snprintf(why, whysz, "'%s' is not a decimal integer", text);
+			return -EINVAL;
+		}
+		if (v < lo || v > hi) {
+			snprintf(why, whysz, "must be between %ld and %ld", lo, hi);
+			return -ERANGE;
+		}
+		return asprintf(out, "%ld", v) < 0 ? -ENOMEM : 0;
+	case WQ_V_BOOL:
+	case WQ_V_YN:
+		b = bool_word(text);
+		if (b < 0 || (type == WQ_V_BOOL && (!strcasecmp(text, "y") || !strcasecmp(text, "n")))) {
+			snprintf(why, whysz, "'%s' is not a boolean (0 1 true false yes no on off)", text);
+			return -EINVAL;
+		}
+		*out = strdup(type == WQ_V_YN ? (b ? "Y" : "N") : (b ? "1" : "0"));
+		return *out ? 0 : -ENOMEM;
+	case WQ_V_SCOPE: {
+		const char *const *names = wq_scope_names(ctx);
+		char list[160] = "";
+		size_t len = 0;
+
+		if (allow_default && streq(text, "default")) {
+			*out = strdup(text);
+			return *out ? 0 : -ENOMEM;
+		}
+		for (size_t i = 0; names[i]; i++) {
+			if (streq(names[i], text)) {
+				*out = strdup(text);
+				return *out ? 0 : -ENOMEM;
+			}
+			len += (size_t)snprintf(list + len, sizeof(list) - len, " %s", names[i]);
+		}
+		snprintf(why, whysz, "'%s' is not an affinity scope of this kernel (%s%s)", text,
+			 allow_default ? "default" : "", allow_default ? list : list + 1);
+		return -EINVAL;
+	}
+	case WQ_V_CPUMASK: {
+		_cleanup_cpuset_ struct wq_cpuset *s = wq_cpuset_new();
+
+		if (!s)
+			return -ENOMEM;
+		r = wq_cpuspec_parse(ctx, text, owner_node, s, why, whysz);
+		if (r < 0)
+			return r;
+		*out = wq_cpuset_format_hex(s, ctx->topo->nr_cpu_ids);
+		return *out ? 0 : -ENOMEM;
+	}
+	case WQ_V_STRING:
+	default:
+		if (strlen(text) > 4000) {
+			snprintf(why, whysz, "value is longer than 4000 bytes");
+			return -EINVAL;
+		}
+		*out = strdup(text);
+		return *out ? 0 : -ENOMEM;
+	}
+}
+
+bool wq_value_equal(enum wq_vtype type, const char *a, const char *b)
+{
+	switch (type) {
+	case WQ_V_INT: {
+		long x, y;
+
+		return parse_long(a, &x) == 0 && parse_long(b, &y) == 0 && x == y;
+	}
+	case WQ_V_BOOL:
+	case WQ_V_YN: return bool_word(a) >= 0 && bool_word(a) == bool_word(b);
+	case WQ_V_SCOPE: {
+		char ca[32], ea[32], cb[32], eb[32];
+
+		if (parse_scope_read(a, ca, ea, sizeof(ca)) < 0 || parse_scope_read(b, cb, eb, sizeof(cb)) < 0)
+			return streq(a, b);
+		return !strcasecmp(ca, cb);
+	}
+	case WQ_V_CPUMASK: {
+		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
+		_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
+
+		return x && y && wq_cpuset_parse_hex(x, a) == 0 && wq_cpuset_parse_hex(y, b) == 0 &&
+		       wq_cpuset_equal(x, y);
+	}
+	default: return streq(a, b);
+	}
+}
+
+char *wq_value_display(enum wq_vtype type, const char *raw)
+{
+	if (type == WQ_V_CPUMASK) {
+		_cleanup_cpuset_ struct wq_cpuset *s = wq_cpuset_new();
+
+		if (s && wq_cpuset_parse_hex(s, raw) == 0)
+			return wq_cpuset_format_list(s);
+	}
+	return strdup(raw);
+}
+
+int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, int owner_node, const char *text,
+		  char **out, char *why, size_t whysz)
+{
+	const struct wq_attr_desc *d = &wq_attr_descs[attr];
+	long lo = 0, hi = 0;
+
+	*out = NULL;
+	if (!(wq->has & (1U << attr))) {
+		if (d->unbound_only && !wq->unbound) {
+			snprintf(why, whysz, "per-cpu workqueues have no %s", d->name);
+			return -EINVAL;
+		}
+		if (attr == WQ_A_NUMA && wq_has_scopes(ctx))
+			snprintf(why, whysz, "not supported by this kernel (removed in 6.6; use affinity_scope)");
+		else
+			snprintf(why, whysz, "not supported by this kernel (%s; needs %s or later)",
+				 ctx->kver.known ? ctx->kver.release : "release unknown", d->since);
+		return -ENOTSUP;
+	}
+	switch (attr) {
+	case WQ_A_MAX_ACTIVE: {
+		int lim = wq_max_active_limit(ctx, wq->unbound);
+
+		lo = 1;
+		if (lim) {
+			hi = lim;
+		} else {
+			/* Unknown kernel: the largest any kernel accepts; the read-back catches a clamp. */
+			struct wq_topo *t = wq_ctx_topo(ctx);
+			long p4 = t ? 4L * wq_cpuset_count(t->possible) : 0;
+
+			hi = p4 > 2048 ? p4 : 2048;
+		}
+		break;
+	}
+	case WQ_A_NICE:
+		lo = -20;
+		hi = 19;
+		break;
+	default: break;
+	}
+	{
+		int r = wq_value_parse(ctx, d->type, lo, hi, owner_node, true, text, out, why, whysz);
+
+		if (r == -ERANGE && attr == WQ_A_MAX_ACTIVE)
+			snprintf(why + strlen(why), whysz - strlen(why), " on %s %s workqueues",
+				 ctx->kver.known ? ctx->kver.release : "this kernel",
+				 wq->unbound ? "unbound" : "per-cpu");
+		return r;
+	}
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# check: every finding code, triggered by a fixture.
+load helpers
+
+setup() { use_tree vmware_fpe 6.18.0; }
+
+# finding SEVERITY CODE TARGET: a line of `check -r -n -o SEVERITY,CODE,TARGET`
+finding() { assert_line "$1 $2 $3"; }
+
+@test "a clean tree has no warnings or errors" {
+	run wq check -r -n -o SEVERITY
+	assert_success
+	refute_line "error"
+	refute_line "warning"
+}
+
+@test "cpumask-no-online-cpu is an error: exit 3" {
+	echo 00ff0000 >"$(WQDIR)/writeback/cpumask"   # CPUs 16-23, offline in vmware_fpe
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_equal "$status" 3
+	finding error cpumask-no-online-cpu writeback
+}
+
+@test "cpumask-ignored: disjoint from the root mask; --strict makes the warning fail" {
+	echo 0000000f >"$(WQDIR)/cpumask"
+	echo 000000f0 >"$(WQDIR)/writeback/cpumask"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	assert_success
+	finding warning cpumask-ignored writeback
+	run wq check --strict -n -o MESSAGE writeback
+	assert_equal "$status" 3
+	assert_output --partial "misses the root unbound cpumask 0-3: the kernel silently uses 0-3"
+}
+
+@test "cpumask-isolated" {
+	echo 2-3 >"$ROOT/sys/devices/system/cpu/isolated"
+	echo 0000000f >"$(WQDIR)/writeback/cpumask"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	finding warning cpumask-isolated writeback
+	run wq check -o MESSAGE -n writeback
+	assert_output --partial "isolated or nohz_full CPUs 2-3"
+}
+
+@test "cpumask-offline" {
+	echo 0001000f >"$(WQDIR)/writeback/cpumask"   # 0-3 and offline 16
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	finding info cpumask-offline writeback
+}
+
+@test "scope-no-effect: numa on a one-node machine, smt without SMT" {
+	use_tree x86_64-dell_e4310 6.18.0
+	echo numa >"$(WQDIR)/writeback/affinity_scope"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	finding info scope-no-effect writeback
+	use_tree arm-A510-A710-A715-X3 6.18.0
+	echo smt >"$(WQDIR)/writeback/affinity_scope"
+	run wq check -o MESSAGE -n writeback
+	assert_output --partial "there is no SMT"
+}
+
+@test "max-active-per-cpu on 6.8" {
+	use_tree vmware_fpe 6.8.0
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	finding warning max-active-per-cpu writeback
+	# 256 x 16 online CPUs = 4096
+	run wq check -n -o MESSAGE writeback
+	assert_line "max_active 256 applies per CPU on 6.6-6.8: up to 4096 work items in flight"
+}
+
+@test "max-active-per-node on 6.1" {
+	use_tree vmware_fpe 6.1.0
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	finding warning max-active-per-node writeback
+	# 4 nodes, each with its own pwq: 256 x 4 = 1024
+	run wq check -n -o MESSAGE writeback
+	assert_line "max_active 256 applies per NUMA node pool up to 6.5: up to 1024 work items in flight"
+}
+
+@test "min-active-floor and min-active-lowered on 6.18" {
+	echo 4 >"$(WQDIR)/writeback/max_active"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	# 4 nodes x 4 online CPUs: ceil(4*4/16) = 1 per node, floor min_active 4: 16 > 4
+	finding info min-active-floor writeback
+	finding info min-active-lowered writeback
+	run wq check -o MESSAGE -n writeback
+	assert_output --partial "allows 16 in flight, more than max_active 4"
+}
+
+@test "ordering-lost on 6.8" {
+	use_tree vmware_fpe 6.8.0
+	run wq check -r -n -o SEVERITY,CODE,TARGET scsi_tmf_0
+	finding warning ordering-lost scsi_tmf_0
+}
+
+@test "percpu-not-steerable" {
+	run wq check -r -n -o SEVERITY,CODE,TARGET ib-comp-wq
+	finding info percpu-not-steerable ib-comp-wq
+}
+
+@test "max-active-out-of-range: a value above the kernel's limit" {
+	use_tree vmware_fpe 6.8.0
+	echo 1024 >"$(WQDIR)/writeback/max_active"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	assert_equal "$status" 3
+	finding error max-active-out-of-range writeback
+}
+
+@test "check -J" {
+	run wq check -J ib-comp-wq
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '{"findings":[{"severity":"info","code":"percpu-not-steerable","target":"ib-comp-wq","message":'
+}
+
+@test "check of the root mask with isolated CPUs" {
+	echo 0-1 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	finding warning cpumask-isolated cpumask
+}
+
+@test "check on 6.6-6.8 with btrfs mounted: the per-CPU multiplication of thread_pool, and the remedy" {
+	use_tree x86_64-64cpu 6.8.0
+	mkdir -p "$ROOT/proc/self"
+	printf '/dev/sda1 / ext4 rw,relatime 0 0\n/dev/sdb /data btrfs rw,relatime,space_cache=v2,subvol=/ 0 0\n/dev/sdc /fast btrfs rw,relatime,thread_pool=16,subvol=/ 0 0\n' >"$ROOT/proc/self/mounts"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning btrfs-max-active-per-cpu /data"
+	assert_line "warning btrfs-max-active-per-cpu /fast"
+	run wq check -P -o TARGET,MESSAGE
+	# 64 online CPUs: the default 8 -> 512, thread_pool=16 -> 1024; thread_pool=1 -> 64
+	assert_line --partial 'TARGET="/data" MESSAGE="btrfs (/dev/sdb): thread_pool 8 (the default) is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 8 x 64 = 512'
+	assert_line --partial "TARGET=\"/fast\" MESSAGE=\"btrfs (/dev/sdc): thread_pool 16 is max_active"
+	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each)"
+	# 6.9 and later: one system-wide limit, nothing to say
+	run wq --kernel 6.9.0 check -r -n -o CODE
+	refute_output --partial btrfs
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# Trees captured from Debian's own kernels booted under QEMU by the VM tier
+# (make check-vm): `wqctl dump` run inside the guest, copied byte for byte
+# into tests/fixtures/real/ by tests/vm/save-fixtures.sh. The layouts are the
+# ones QEMU was given (tests/vm/run.sh):
+#   even    4 nodes x 4 CPUs: {0-3} {4-7} {8-11} {12-15}, one L3 per node
+#   uneven  one socket, nodes {0,4} {1,5} {2,6,8,10} {3,7,9,11-15}
+# so every expected figure below comes from those layouts and KERNEL.md,
+# not from wqctl; the probe rows of the VM tier measured the same figures
+# on the running kernels.
+load helpers
+
+REAL="$TOP/tests/fixtures/real"
+
+use_real() { # NAME: $ROOT is a fresh copy of the captured tree
+	ROOT="$BATS_TEST_TMPDIR/root"
+	rm -rf "$ROOT" && mkdir -p "$ROOT"
+	tar -xzf "$REAL/$1.tar.gz" -C "$ROOT"
+}
+
+cpus_of() { # JSON topology, row name -> its "cpus"
+	tr -d ' \n' | sed -n "s/.*\"$1\":{\"cpus\":\"\\([^\"]*\\)\".*/\\1/p"
+}
+
+# --- nohz_full: "(null)" right-aligned in a field nr_cpu_ids wide ------------
+
+@test "Debian 6.12: nohz_full is the kernel's padded (null), byte for byte" {
+	use_real debian-6.12-even
+	# 16 possible CPUs: "(null)" right-aligned in 16 columns, then a newline
+	run cat "$ROOT/sys/devices/system/cpu/nohz_full"
+	assert_output "          (null)"
+	assert_equal "$(wc -c <"$ROOT/sys/devices/system/cpu/nohz_full")" 17
+}
+
+@test "Debian 6.12: topology reads nohz_full (null) as no CPUs" {
+	use_real debian-6.12-even
+	run wq topology -r
+	assert_success
+	assert_line --regexp '^nohz_full +0$'
+	assert_line --regexp '^housekeeping +0-15 16$'
+}
+
+@test "Debian 6.1: topology, explain, check and set cpumask work with nohz_full (null)" {
+	use_real debian-6.1-even
+	assert_equal "$(wc -c <"$ROOT/sys/devices/system/cpu/nohz_full")" 17
+	run wq topology
+	assert_success
+	run wq explain writeback
+	assert_success
+	run wq check
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	refute_output --partial "Invalid argument"
+	run wq set writeback cpumask=4-7
+	assert_success
+	# 4-7 as the kernel's hex mask for 16 CPUs
+	assert_equal "$(cat "$ROOT/sys/devices/virtual/workqueue/writeback/cpumask")" 00f0
+}
+
+@test "Debian 6.12 uneven: nodes and cache pods are the layout QEMU was given" {
+	use_real debian-6.12-uneven
+	run wq topology --scope numa -r
+	assert_success
+	assert_line 'numa 0 0 0,4 2'
+	assert_line 'numa 1 1 1,5 2'
+	assert_line 'numa 2 2 2,6,8,10 4'
+	assert_line 'numa 3 3 3,7,9,11-15 8'
+	# one socket: the L3 spans every CPU, so a cache pod is the L3 within a node
+	run wq topology --scope cache -r
+	assert_line 'cache 0 0 0,4 2'
+	assert_line 'cache 3 3 3,7,9,11-15 8'
+}
+
+# --- era A: ordering belongs to workqueues created with max_active 1 ---------
+
+@test "Debian 6.1: created with 16, set to 1: numa reads 1, one per node pool (4)" {
+	use_real debian-6.1-even-set1
+	assert_equal "$(cat "$(WQDIR)/wqprobe/max_active")" 1
+	assert_equal "$(cat "$(WQDIR)/wqprobe/numa")" 1
+	# KERNEL.md 4.1: not ordered; E = all CPUs, 4 nodes with their own pwq -> 1 x 4
+	run wq explain -J wqprobe
+	assert_success
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"max_inflight":4'
+	assert_output --partial '"ordered":false'
+}
+
+@test "Debian 6.1: created with 1: numa reads 0, implicitly ordered (1)" {
+	use_real debian-6.1-even-created1
+	assert_equal "$(cat "$(WQDIR)/wqprobe/numa")" 0
+	run wq explain wqprobe
+	assert_success
+	assert_line "max_inflight: 1"
+	assert_output --partial "implicitly ordered"
+	# a max_active write loses the ordering: set warns
+	run wq set wqprobe max_active=4
+	assert_success
+	assert_output --partial "implicitly ordered"
+	# numa stays 0: one pool for the whole workqueue -> M, not 4 x M
+	run wq explain -J wqprobe
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"max_inflight":4'
+}
+
+@test "Debian 6.1: created with 16, set to 1, then set back: no ordering warning" {
+	use_real debian-6.1-even-set1
+	run wq set wqprobe max_active=16
+	assert_success
+	refute_output --partial "implicitly ordered"
+}
+
+@test "Debian 6.12: created with 16, set to 1: split across 4 nodes, 1 each (4)" {
+	use_real debian-6.12-even-set1
+	# KERNEL.md 4.3: M = 1 lowers min_active to 1; node_max = clamp(ceil(1*4/16), 1, 1) = 1 per node
+	run wq explain -J wqprobe
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"max_inflight":4'
+}
+
+# --- the quirk sweep: every file class wqctl reads, as real kernels print it --
+
+@test "quirk: isolated and offline are a bare newline (Debian 6.1 and 6.12, no isolcpus=)" {
+	for k in 6.1 6.12; do
+		use_real "debian-$k-even"
+		assert_equal "$(od -An -c "$ROOT/sys/devices/system/cpu/isolated" | tr -d ' ')" '\n'
+		run wq topology -r
+		assert_success
+		assert_line --regexp '^isolated +0$'
+	done
+}
+
+@test "quirk: cpumask_isolated is zero-padded hex, not empty (Debian 6.12)" {
+	use_real debian-6.12-even
+	assert_equal "$(cat "$(WQDIR)/cpumask_isolated")" 0000
+	run wq knob -r -n -o VALUE cpumask_isolated
+	assert_success
+	assert_output ""
+}
+
+@test "quirk: writeback/uevent is empty (Debian 6.1 and 6.12)" {
+	use_real debian-6.12-even
+	[ -f "$(WQDIR)/writeback/uevent" ] && [ ! -s "$(WQDIR)/writeback/uevent" ]
+	run wq show writeback
+	assert_success
+}
+
+@test "quirk: files without a trailing newline (hand-made dumps; no kernel prints them) read the same" {
+	use_real debian-6.12-uneven
+	before=$(wq show -J && wq topology -J && wq explain -J writeback)
+	find "$ROOT/sys" "$ROOT/proc" -type f -size +0 | while read -r f; do
+		printf '%s' "$(cat "$f")" >"$f.tmp" && mv "$f.tmp" "$f"
+	done
+	[ "$(tail -c1 "$ROOT/sys/devices/system/cpu/possible" | od -An -c | tr -d ' ')" != '\n' ]
+	after=$(wq show -J && wq topology -J && wq explain -J writeback)
+	assert_equal "$after" "$before"
+}
+
+@test "quirk: nohz_full (null) without padding (fewer than 6 possible CPUs) reads as no CPUs" {
+	use_real debian-6.12-even
+	# %*pbl pads to nr_cpu_ids columns; with 2 CPUs "(null)" is wider than that
+	printf '(null)\n' >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq topology -r
+	assert_success
+	assert_line --regexp '^nohz_full +0$'
+}
+
+@test "quirk: a garbled nohz_full is still an error naming the file" {
+	use_real debian-6.12-even
+	printf '  (nul\n' >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq topology
+	assert_failure
+	assert_output --partial "nohz_full"
+}

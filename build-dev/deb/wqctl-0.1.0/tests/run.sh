@@ -1,0 +1,245 @@
+#!/bin/bash
+# Run test tiers and count TAP results.
+#   tests/run.sh TIER...     tiers: unit bats style docs valgrind live vm e2e package
+#   tests/run.sh summary     total of every tier run so far (TAPDIR)
+# Each tier's TAP goes to $TAPDIR/TIER.tap; the last line printed is
+# "N passed, N failed, N skipped".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+TAPDIR=${TAPDIR:-$top/build-san/tap}
+WQCTL=${WQCTL:-$top/build-san/wqctl}
+UNITDIR=${UNITDIR:-$top/build-san/tests}
+export WQCTL TOP=$top
+mkdir -p "$TAPDIR"
+
+count() { # file -> "pass fail skip"
+	awk '/^ok .*# [Ss][Kk][Ii][Pp]/ { s++; next } /^ok / { p++ } /^not ok / { f++ }
+	     END { printf "%d %d %d\n", p, f, s }' "$@"
+}
+
+tier_unit() {
+	local t rc=0
+	for t in "$UNITDIR"/test-*; do
+		[ -x "$t" ] || continue
+		echo "# $(basename "$t")"
+		"$t" | grep -E '^(not )?ok ' || rc=1
+	done
+	return $rc
+}
+
+tier_bats() {
+	local f list="" total=0 c rc=0
+	bats --tap "$top/tests/bats" || rc=1
+	# the bad-input catalogue: one file per area (issue 11)
+	for f in "$top"/tests/bats/bad-*.bats; do
+		c=$(bats --count "$f")
+		total=$((total + c))
+		f=${f##*/bad-}
+		list+="${list:+, }${f%.bats} $c"
+	done
+	echo "# bad-input catalogue: $total cases ($list)"
+	return $rc
+}
+tier_live() { bats --tap "$top/tests/live"; }
+# every libFuzzer harness over its kept regression and seed inputs (deterministic;
+# time-boxed random fuzzing is make fuzz)
+tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs; }
+tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
+tier_e2e() {
+	local deb
+	deb=$(ls "$top"/build/deb/wqctl_*_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { echo "not ok 1 - e2e: no build/deb/wqctl_*.deb (make deb)"; return 1; }
+	"$top/tests/vm/e2e/run.sh" "$deb"
+}
+
+# The plain (non-sanitized) build under valgrind, on the live tree and a fixture.
+tier_valgrind() {
+	local plain=${WQCTL_PLAIN:-$top/build/wqctl} n=0 tree args
+	tree=$(mktemp -d)
+	"$top/tests/fixtures/mktree.sh" x86_64-64cpu 6.18.0 "$tree" >/dev/null || return 1
+	"$top/tests/fixtures/mkowners.sh" "$tree" || return 1
+	while IFS= read -r args; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+			"$plain" $args >/dev/null 2>"$tree/vg.log" || [ $? -ne 99 ]; then
+			if grep -q '^==[0-9]*== ' "$tree/vg.log"; then
+				echo "not ok $n - valgrind wqctl $args"
+				sed 's/^/#   /' "$tree/vg.log" | head -30
+				continue
+			fi
+			echo "ok $n - valgrind wqctl $args"
+		else
+			echo "not ok $n - valgrind wqctl $args"
+			sed 's/^/#   /' "$tree/vg.log" | head -30
+		fi
+	done <<-EOF
+		show -J
+		explain writeback
+		topology -J
+		check
+		knob
+		--sysroot $tree show -o +EFFECTIVE_CPUS,PATH
+		--sysroot $tree explain writeback --max-active 10 --cpus node:0+node:2
+		--sysroot $tree topology
+		--sysroot $tree check
+		--sysroot $tree set writeback max_active=64 cpumask=0-3 affinity_scope=numa nice=-5
+		--sysroot $tree knob cpumask=housekeeping watchdog_thresh=10
+		--sysroot $tree set writeback nice=99
+		--sysroot $tree --profile-dir $top/profiles apply --profile legacy-numa --profile cpu-partitioning
+		--sysroot $tree --profile-dir $top/profiles verify --profile legacy-numa
+		--sysroot $tree --profile-dir $top/profiles check --profile storage-sane-limits
+		--sysroot $tree --profile-dir $top/profiles profile show legacy-numa
+		--sysroot $tree revert
+		--sysroot $tree snapshot
+		--sysroot $tree dump $tree/dump
+		--sysroot $tree show -o NAME,OWNER,OWNER_NODE
+		--sysroot $tree device-props /devices/virtual/block/dm-0
+		--sysroot $tree owner kcryptd-253:1-1
+		--sysroot $tree -J owner iscsi_q_5
+		device-props /sys/devices/virtual/workqueue/writeback
+		monitor -J -i 0.3 -c 2
+	EOF
+	rm -rf "$tree"
+}
+
+# Man pages render without warnings; the meta-test ties commands, help, man page and completions.
+tier_docs() {
+	local n=0 m out mandir=${MANDIR_BUILD:-$top/build/man}
+	for m in "$mandir"/wqctl.8 "$mandir"/wqctl.profile.5; do
+		n=$((n + 1))
+		if [ -s "$m" ] && out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$m" 2>&1 >/dev/null) && [ -z "$out" ]; then
+			echo "ok $n - man --warnings $(basename "$m")"
+		else
+			echo "not ok $n - man --warnings $(basename "$m")"
+			echo "$out" | head -10 | sed 's/^/#   /'
+		fi
+	done
+	MANDIR_BUILD=$mandir bats --tap "$top/tests/meta" | grep -v '^1\.\.'
+}
+
+# The Debian package: build, lintian, install, run, remove, purge; the RPM and the file lists.
+tier_package() {
+	local n=0 out deb
+	t() { # description command...
+		local d=$1
+		shift
+		n=$((n + 1))
+		if out=$("$@" 2>&1); then
+			echo "ok $n - $d"
+		else
+			echo "not ok $n - $d"
+			echo "$out" | tail -25 | sed 's/^/#   /'
+		fi
+	}
+	cd "$top" || return 1
+	t "make deb" make deb
+	deb=$(ls build/deb/wqctl_*.deb 2>/dev/null | head -1)
+	t "lintian: no errors or warnings" lintian --fail-on error,warning "$deb"
+	t "dpkg -i" dpkg -i "$deb"
+	t "installed wqctl --version" bash -c '/usr/sbin/wqctl --version | grep -qx "wqctl [0-9.]*"'
+	t "installed wqctl show" /usr/sbin/wqctl show
+	t "installed files in their standard places" bash -c 'for f in /usr/sbin/wqctl /usr/lib/wqctl/profiles/numa-local.conf \
+		/lib/udev/rules.d/60-wqctl.rules /lib/systemd/system/wqctl.service /usr/share/man/man8/wqctl.8.gz \
+		/usr/share/man/man5/wqctl.profile.5.gz /usr/share/bash-completion/completions/wqctl \
+		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish; do
+		test -e "$f" || { echo "missing $f"; exit 1; }; done; grep -q "/usr/sbin/wqctl apply --udev" /lib/udev/rules.d/60-wqctl.rules'
+	t "man wqctl renders from the package" bash -c 'MANWIDTH=80 man wqctl | grep -q "inspect and tune"'
+	# a dump has no vendor profiles: --sysroot keeps the package's own
+	t "installed wqctl: --sysroot of a dump still lists the package's profiles" bash -c '
+		d=$(mktemp -d) && /usr/sbin/wqctl dump "$d/dump" >/dev/null && [ ! -e "$d/dump/usr/lib/wqctl" ] &&
+		out=$(/usr/sbin/wqctl --sysroot "$d/dump" profile list -r -n -o NAME,SOURCE) && rm -rf "$d" &&
+		echo "$out" | grep -qx "numa-local /usr/lib/wqctl/profiles/numa-local.conf"'
+	t "systemd-analyze verify: the installed unit" systemd-analyze verify /lib/systemd/system/wqctl.service
+	# udevadm test simulates the rules (it runs no RUN program and needs no udevd)
+	t "udevadm test: a workqueue add event runs the installed wqctl" bash -c '
+		udevadm test --action=add /sys/devices/virtual/workqueue/writeback 2>&1 |
+			grep -q "60-wqctl.rules:[0-9]* RUN .*/usr/sbin/wqctl apply --udev --syslog"'
+	# (a simulated block event writes /run/udev/data: removed again if it was not there)
+	t "udevadm test: a block device that is not dm-crypt does not" bash -c '
+		[ -d /run/udev ] && had=1
+		for d in /sys/class/block/loop0 /sys/class/block/*; do
+			case $(basename "$d") in dm-*) continue ;; esac
+			[ -e "$d" ] || continue
+			out=$(udevadm test --action=add "$d" 2>&1)
+			[ -n "${had:-}" ] || pgrep -x systemd-udevd >/dev/null || rm -rf /run/udev
+			grep -q "60-wqctl.rules" <<<"$out" || { echo "rules not read"; exit 1; }
+			! grep -q "RUN .*wqctl" <<<"$out"
+			exit
+		done
+		echo "no block device"; exit 1'
+	# the installed page's EXAMPLES, word for word (one TAP line each, folded into one here)
+	t "wqctl(8) EXAMPLES typed word for word after a fresh install" bash -c "PATH=/usr/sbin:/usr/bin:/bin '$top/tests/package/examples.sh'"
+	t "the package owns /etc/wqctl/profiles (the man page's examples put profiles there)" bash -c '
+		test -d /etc/wqctl/profiles && dpkg -S /etc/wqctl/profiles | grep -q "^wqctl: /etc/wqctl/profiles$"'
+	# state the tool writes: the active set, and /run/wqctl (lock, journal) from a set and its revert
+	t "installed wqctl: profile use, set, revert leave their state files" bash -c '
+		/usr/sbin/wqctl profile use numa-local 2>/dev/null && test -s /etc/wqctl/active-profiles &&
+		/usr/sbin/wqctl set writeback nice=1 && /usr/sbin/wqctl revert 2>/dev/null &&
+		test "$(cat /sys/devices/virtual/workqueue/writeback/nice)" = 0 && test -d /run/wqctl'
+	t "apt-get remove" apt-get remove -y -qq wqctl
+	t "dpkg --purge leaves nothing: not the active set, not /run/wqctl" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install" &&
+		! test -e /etc/wqctl/active-profiles && ! test -e /run/wqctl && ! test -e /etc/wqctl'
+	t "make rpm" make rpm
+	# files only (rpm --dump mode 040... is a directory; dpkg-deb -c marks them with a trailing /)
+	t "the RPM installs the same files as the .deb, and owns /etc/wqctl/profiles too" bash -c '
+		rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -qx /etc/wqctl/profiles || { echo "rpm: no /etc/wqctl/profiles"; exit 1; }
+		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		d=$(dpkg-deb -c build/deb/wqctl_*.deb | awk "{print \$6}" | grep -vE "/$|/doc/" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		diff <(echo "$r") <(echo "$d")'
+}
+
+tier_style() {
+	local n=0 f out
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]); do
+		n=$((n + 1))
+		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
+			echo "ok $n - clang-format $f"
+		else
+			echo "not ok $n - clang-format $f"
+			echo "$out" | head -20 | sed 's/^/#   /'
+		fi
+	done
+	n=$((n + 1))
+	# cppcheck does not model __attribute__((cleanup)): its memleak reports on
+	# _cleanup_ variables are false; leaks are caught by ASan in this same run.
+	if out=$(cd "$top" && cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+		--suppress=memleak --inline-suppr --std=c11 -I src/lib src 2>&1); then
+		echo "ok $n - cppcheck src"
+	else
+		echo "not ok $n - cppcheck src"
+		echo "$out" | head -40 | sed 's/^/#   /'
+	fi
+}
+
+summary() {
+	local files=("$TAPDIR"/*.tap)
+	[ -e "${files[0]}" ] || { echo "0 passed, 0 failed"; return 1; }
+	read -r p f s < <(count "${files[@]}")
+	echo "${p} passed, ${f} failed, ${s} skipped"
+	[ "$f" -eq 0 ]
+}
+
+if [ "${1:-}" = summary ]; then
+	summary
+	exit
+fi
+status=0
+for tier in "$@"; do
+	echo "== tier: $tier"
+	"tier_$tier" >"$TAPDIR/$tier.tap" 2>&1
+	cat "$TAPDIR/$tier.tap"
+	read -r p f s < <(count "$TAPDIR/$tier.tap")
+	# a tier that ran nothing, or whose runner failed without a "not ok", is a failure
+	if [ $((p + f + s)) -eq 0 ]; then
+		echo "not ok 1 - tier $tier ran no test" >>"$TAPDIR/$tier.tap"
+		f=1
+	fi
+	echo "# $tier: ${p} passed, ${f} failed, ${s} skipped"
+	[ "$f" -eq 0 ] || status=1
+done
+files=()
+for tier in "$@"; do files+=("$TAPDIR/$tier.tap"); done
+read -r p f s < <(count "${files[@]}")
+echo "${p} passed, ${f} failed, ${s} skipped"
+exit $status

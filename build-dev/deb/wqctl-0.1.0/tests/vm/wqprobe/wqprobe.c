@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * wqprobe: the ground truth for wqctl's VM tier.
+ *
+ * Creates an unbound WQ_SYSFS workqueue "wqprobe" and, on request, queues
+ * work items from chosen CPUs and records how many ran at once (overall and
+ * per node of the queuing CPU). Control files in /sys/kernel/wqprobe:
+ *
+ *   create      write "MAX_ACTIVE": destroy and re-create the workqueue
+ *               (on >= 6.9 a max_active written below 8 lowers min_active
+ *               for good, so each setting starts from a fresh workqueue)
+ *   run         write "K CPULIST [SLEEP_MS [INTERVAL_US]]": queue K items
+ *               from each CPU of CPULIST with queue_work() called on that
+ *               CPU. SLEEP_MS 0 (default): items block at a gate until
+ *               "release"; else each sleeps SLEEP_MS. INTERVAL_US spaces
+ *               the queueing (a known rate for monitor).
+ *   running     read: items running now
+ *   stats       read: "queued Q started S done D peak P" and one
+ *               "node N peak P" line per node that queued work
+ *   release     write anything: open the gate, wait for every item
+ *   destroy     write anything: destroy the workqueue
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/sysfs.h>
+#include <linux/topology.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#define PROBE_MAX_ITEMS 65536
+
+struct probe_item {
+	struct work_struct work;
+	int node; /* node of the queuing CPU */
+};
+
+static struct workqueue_struct *probe_wq;
+static struct probe_item *items;
+static int nr_items;
+static unsigned int sleep_ms;
+static DEFINE_MUTEX(probe_lock);
+static DECLARE_WAIT_QUEUE_HEAD(gate_wait);
+static bool gate_open;
+static atomic_t running, peak, queued, started, done;
+static atomic_t node_running[MAX_NUMNODES], node_peak[MAX_NUMNODES];
+static unsigned long node_used[BITS_TO_LONGS(MAX_NUMNODES)];
+static struct kobject *probe_kobj;
+
+static void raise_peak(atomic_t *cur, atomic_t *max)
+{
+	int now = atomic_inc_return(cur), old = atomic_read(max);
+
+	while (now > old) {
+		int seen = atomic_cmpxchg(max, old, now);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static void probe_fn(struct work_struct *work)
+{
+	struct probe_item *it = container_of(work, struct probe_item, work);
+
+	atomic_inc(&started);
+	raise_peak(&running, &peak);
+	raise_peak(&node_running[it->node], &node_peak[it->node]);
+	if (sleep_ms)
+		msleep(sleep_ms);
+	else
+		wait_event(gate_wait, READ_ONCE(gate_open));
+	atomic_dec(&node_running[it->node]);
+	atomic_dec(&running);
+	atomic_inc(&done);
+}
+
+/* Runs on the queuing CPU (IPI), so queue_work() sees that CPU. */
+static void queue_one(void *arg)
+{
+	struct probe_item *it = arg;
+
+	it->node = cpu_to_node(smp_processor_id());
+	if (queue_work(probe_wq, &it->work))
+		atomic_inc(&queued);
+}
+
+static void reset_counts(void)
+{
+	int n;
+
+	atomic_set(&running, 0);
+	atomic_set(&peak, 0);
+	atomic_set(&queued, 0);
+	atomic_set(&started, 0);
+	atomic_set(&done, 0);
+	for (n = 0; n < MAX_NUMNODES; n++) {
+		atomic_set(&node_running[n], 0);
+		atomic_set(&node_peak[n], 0);
+	}
+	bitmap_zero(node_used, MAX_NUMNODES);
+}
+
+/* Wait for every queued item and free them; probe_lock held. */
+static void drain(void)
+{
+	WRITE_ONCE(gate_open, true);
+	wake_up_all(&gate_wait);
+	if (probe_wq)
+		flush_workqueue(probe_wq);
+	vfree(items);
+	items = NULL;
+	nr_items = 0;
+}
+
+static ssize_t create_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	int max_active, ret;
+
+	ret = kstrtoint(buf, 10, &max_active);
+	if (ret)
+		return ret;
+	if (max_active < 1)
+		return -EINVAL;
+	mutex_lock(&probe_lock);
+	drain();
+	if (probe_wq)
+		destroy_workqueue(probe_wq);
+	probe_wq = alloc_workqueue("wqprobe", WQ_UNBOUND | WQ_SYSFS, max_active);
+	ret = probe_wq ? 0 : -ENOMEM;
+	mutex_unlock(&probe_lock);
+	return ret ? ret : len;
+}
+
+static ssize_t destroy_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	mutex_lock(&probe_lock);
+	drain();
+	if (probe_wq)
+		destroy_workqueue(probe_wq);
+	probe_wq = NULL;
+	mutex_unlock(&probe_lock);
+	return len;
+}
+
+static ssize_t run_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	unsigned int per_cpu, smsec = 0, interval_us = 0;
+	char list[256];
+	cpumask_var_t cpus;
+	int cpu, i = 0, total, ret;
+
+	if (sscanf(buf, "%u %255s %u %u", &per_cpu, list, &smsec, &interval_us) < 2)
+		return -EINVAL;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpulist_parse(list, cpus);
+	if (ret)
+		goto out;
+	cpumask_and(cpus, cpus, cpu_online_mask);
+	total = per_cpu * cpumask_weight(cpus);
+	ret = -EINVAL;
+	if (!total || total > PROBE_MAX_ITEMS)
+		goto out;
+	mutex_lock(&probe_lock);
+	ret = -ENODEV;
+	if (!probe_wq)
+		goto unlock;
+	drain();
+	reset_counts();
+	ret = -ENOMEM;
+	items = vzalloc(sizeof(*items) * total);
+	if (!items)
+		goto unlock;
+	nr_items = total;
+	sleep_ms = smsec;
+	WRITE_ONCE(gate_open, false);
+	/* Round-robin over the CPUs so every counter fills at the same pace. */
+	while (i < total) {
+		for_each_cpu(cpu, cpus) {
+			struct probe_item *it = &items[i++];
+
+			INIT_WORK(&it->work, probe_fn);
+			set_bit(cpu_to_node(cpu), node_used);
+			smp_call_function_single(cpu, queue_one, it, 1);
+			if (interval_us)
+				usleep_range(interval_us, interval_us + interval_us / 8 + 1);
+		}
+	}
+	ret = 0;
+unlock:
+	mutex_unlock(&probe_lock);
+out:
+	free_cpumask_var(cpus);
+	return ret ? ret : len;
+}
+
+static ssize_t release_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	mutex_lock(&probe_lock);
+	drain();
+	mutex_unlock(&probe_lock);
+	return len;
+}
+
+static ssize_t running_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&running));
+}
+
+static ssize_t stats_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	int n, len;
+
+	len = sysfs_emit(buf, "queued %d started %d done %d peak %d\n", atomic_read(&queued),
+			 atomic_read(&started), atomic_read(&done), atomic_read(&peak));
+	for_each_set_bit(n, node_used, MAX_NUMNODES)
+		len += sysfs_emit_at(buf, len, "node %d peak %d\n", n, atomic_read(&node_peak[n]));
+	return len;
+}
+
+static struct kobj_attribute create_attr = __ATTR_WO(create);
+static struct kobj_attribute destroy_attr = __ATTR_WO(destroy);
+static struct kobj_attribute run_attr = __ATTR_WO(run);
+static struct kobj_attribute release_attr = __ATTR_WO(release);
+static struct kobj_attribute running_attr = __ATTR_RO(running);
+static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+
+static struct attribute *probe_attrs[] = {
+	&create_attr.attr,  &destroy_attr.attr, &run_attr.attr,
+	&release_attr.attr, &running_attr.attr, &stats_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group probe_group = {.attrs = probe_attrs};
+
+static int __init wqprobe_init(void)
+{
+	int ret;
+
+	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
+	if (!probe_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(probe_kobj, &probe_group);
+	if (ret)
+		kobject_put(probe_kobj);
+	return ret;
+}
+
+static void __exit wqprobe_exit(void)
+{
+	sysfs_remove_group(probe_kobj, &probe_group);
+	kobject_put(probe_kobj);
+	mutex_lock(&probe_lock);
+	drain();
+	if (probe_wq)
+		destroy_workqueue(probe_wq);
+	mutex_unlock(&probe_lock);
+}
+
+module_init(wqprobe_init);
+module_exit(wqprobe_exit);
+MODULE_DESCRIPTION("wqctl test probe: measured workqueue concurrency");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,85 @@
+# fish completion for wqctl; every word comes from wqctl itself (wqctl __complete).
+function __wqctl_words
+    wqctl __complete $argv 2>/dev/null | string split -f1 ' '
+end
+function __wqctl_cmd
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size
+                set skip 1
+            case '-*'
+            case '*'
+                echo $w
+                return
+        end
+    end
+end
+function __wqctl_needs_cmd
+    test -z (__wqctl_cmd)
+end
+function __wqctl_using
+    contains -- (__wqctl_cmd) $argv
+end
+
+complete -c wqctl -f
+complete -c wqctl -n __wqctl_needs_cmd -a '(__wqctl_words commands)'
+complete -c wqctl -l sysroot -r -a '(__fish_complete_directories)'
+complete -c wqctl -l profile-dir -r -a '(__fish_complete_directories)'
+complete -c wqctl -l kernel -r
+# -o: the element after the last comma, with what is before it
+function __wqctl_columns
+    set -l tok (commandline -ct)
+    set -l head (string match -r '^\+?(?:.*,)?' -- $tok)
+    for c in (__wqctl_words columns (__wqctl_cmd; or echo show))
+        echo "$head$c"
+    end
+end
+# ATTR=VALUE and KNOB=VALUE: the values the kernel takes
+function __wqctl_values
+    set -l tok (commandline -ct)
+    string match -q '*=*' -- $tok; or return
+    set -l name (string split -m1 = -- $tok)[1]
+    for v in (__wqctl_words values $name)
+        echo "$name=$v"
+    end
+end
+complete -c wqctl -s o -l output -r -a '(__wqctl_columns)'
+complete -c wqctl -s O -l output-all
+complete -c wqctl -s J -l json
+complete -c wqctl -s r -l raw
+complete -c wqctl -s P -l pairs
+complete -c wqctl -s n -l noheadings
+complete -c wqctl -l list-columns
+complete -c wqctl -s q -l quiet
+complete -c wqctl -s v -l verbose
+complete -c wqctl -l syslog
+complete -c wqctl -s h -l help
+complete -c wqctl -s V -l version
+complete -c wqctl -n '__wqctl_using show get check snapshot explain set owner monitor' -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using get' -a '(__wqctl_words attributes)'
+complete -c wqctl -n '__wqctl_using set' -a '(__wqctl_words attributes | string replace -r \'$\' =)'
+complete -c wqctl -n '__wqctl_using knob' -a '(__wqctl_words knobs) (__wqctl_words knobs writable | string replace -r \'$\' =)'
+complete -c wqctl -n '__wqctl_using set knob' -a '(__wqctl_values)'
+complete -c wqctl -n '__wqctl_using profile' -a 'list show use current off (__wqctl_words profiles)'
+complete -c wqctl -n '__wqctl_using apply verify check' -l profile -r -a '(__wqctl_words profiles)'
+complete -c wqctl -n '__wqctl_using apply' -l workqueue -r -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using apply' -l udev
+complete -c wqctl -n '__wqctl_using apply' -l boot
+complete -c wqctl -n '__wqctl_using set apply knob' -l dry-run
+complete -c wqctl -n '__wqctl_using set' -l force
+complete -c wqctl -n '__wqctl_using profile' -l now
+complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
+complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
+complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
+complete -c wqctl -n '__wqctl_using get' -l hex
+complete -c wqctl -n '__wqctl_using check' -l strict
+complete -c wqctl -n '__wqctl_using explain' -l max-active -r
+complete -c wqctl -n '__wqctl_using explain' -l min-active -r
+complete -c wqctl -n '__wqctl_using explain' -l cpus -r
+complete -c wqctl -n '__wqctl_using explain' -l from -r
+complete -c wqctl -n '__wqctl_using explain topology' -l scope -r -a '(__wqctl_words scopes)'

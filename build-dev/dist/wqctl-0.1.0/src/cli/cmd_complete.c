@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Hidden: the words shell completions offer, taken from wqctl itself
+ * (command table, option help, live workqueues, profiles, columns).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/knob.h"
+#include "../lib/macro.h"
+#include "../lib/topo.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "profiles.h"
+
+static const char *const global_opts[] = {
+    "--sysroot",    "--kernel",	      "--profile-dir", "--json",    "--raw",	"--pairs", "--noheadings", "--output",
+    "--output-all", "--list-columns", "--quiet",       "--verbose", "--syslog", "--help",  "--version"};
+
+static const struct cmd *lookup(const char *name)
+{
+	size_t n;
+	const struct cmd *const *cmds = cli_commands(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cmds[i]->name, name))
+			return cmds[i];
+	return NULL;
+}
+
+static bool is_global(const char *opt, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(global_opts); i++)
+		if (strlen(global_opts[i]) == len && !strncmp(global_opts[i], opt, len))
+			return true;
+	return false;
+}
+
+/* Long options of a command, as its help text lists them, each once and not again if global. */
+static void command_options(const struct cmd *c)
+{
+	const char *p = c->options, *seen[64];
+	size_t nseen = 0;
+
+	while (p && (p = strstr(p, "--"))) {
+		size_t len = 2;
+		bool dup = false;
+
+		while (isalnum((unsigned char)p[len]) || p[len] == '-')
+			len++;
+		for (size_t i = 0; i < nseen && !dup; i++)
+			dup =
+			    !strncmp(seen[i], p, len) && !(isalnum((unsigned char)seen[i][len]) || seen[i][len] == '-');
+		if (len > 2 && !dup && !is_global(p, len)) {
+			printf("%.*s\n", (int)len, p);
+			if (nseen < ARRAY_SIZE(seen))
+				seen[nseen++] = p;
+		}
+		p += len;
+	}
+}
+
+/* The values an attribute or knob takes, where they are few (completion of ATTR=). */
+static void values(struct cli *cli, const char *name)
+{
+	if (!strcmp(name, "affinity_scope") || !strcmp(name, "default_affinity_scope")) {
+		const char *const *v;
+
+		if (!cli_ctx(cli))
+			return;
+		if (!strcmp(name, "affinity_scope"))
+			puts("default");
+		for (v = wq_scope_names(cli->ctx); v && *v; v++)
+			puts(*v);
+	} else if (!strcmp(name, "affinity_strict") || !strcmp(name, "numa")) {
+		puts("0");
+		puts("1");
+	} else if (!strcmp(name, "debug_force_rr_cpu") || !strcmp(name, "power_efficient")) {
+		puts("Y");
+		puts("N");
+	} else if (!strcmp(name, "cpumask")) {
+		struct wq_topo *t;
+
+		puts("all");
+		puts("housekeeping");
+		puts("local");
+		if (cli_ctx(cli) && (t = wq_ctx_topo(cli->ctx)))
+			for (int i = 0; i < t->nr_nodes; i++)
+				printf("node:%d\n", t->nodes[i].id);
+	}
+}
+
+static void profiles(struct cli *cli)
+{
+	char **dirs = NULL;
+	size_t n = 0;
+
+	if (!cli_ctx(cli) || cli_profile_dirs(cli, &dirs, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+
+			if (len > 5 && !strcmp(de->d_name + len - 5, ".conf"))
+				printf("%.*s\n", (int)(len - 5), de->d_name);
+		}
+	}
+	cli_strv_free(dirs, n);
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	const struct cmd *c = argc > 2 ? lookup(argv[2]) : NULL;
+	size_t n;
+
+	if (!strcmp(what, "commands")) {
+		const struct cmd *const *cmds = cli_commands(&n);
+
+		for (size_t i = 0; i < n; i++)
+			if (!cmds[i]->hidden)
+				printf("%s\n", cmds[i]->name);
+	} else if (!strcmp(what, "options")) {
+		for (size_t i = 0; i < ARRAY_SIZE(global_opts); i++)
+			printf("%s\n", global_opts[i]);
+		if (c)
+			command_options(c);
+	} else if (!strcmp(what, "attributes")) {
+		for (int a = 0; a < WQ_A_NR; a++)
+			printf("%s\n", wq_attr_descs[a].name);
+	} else if (!strcmp(what, "scopes")) {
+		/* the names this kernel takes (none before 6.6) */
+		for (const char *const *v = cli_ctx(cli) ? wq_scope_names(cli->ctx) : NULL; v && *v; v++)
+			printf("%s\n", *v);
+	} else if (!strcmp(what, "values") && argc > 2) {
+		values(cli, argv[2]);
+	} else if (!strcmp(what, "workqueues")) {
+		char **names = NULL;
+
+		if (cli_ctx(cli) && wq_list(cli->ctx, &names, &n) == 0) {
+			for (size_t i = 0; i < n; i++)
+				printf("%s\n", names[i]);
+			wq_names_free(names, n);
+		}
+	} else if (!strcmp(what, "knobs")) {
+		/* only those this kernel has */
+		for (unsigned int i = 0; cli_ctx(cli) && i < wq_knob_ndescs; i++) {
+			struct wq_knob k;
+
+			memset(&k, 0, sizeof(k));
+			/* "knobs writable": those a NAME=VALUE can set */
+			if (wq_knob_get(cli->ctx, wq_knob_descs[i].name, &k) == 0 && k.present &&
+			    (argc < 3 || strcmp(argv[2], "writable") || (k.writable && !wq_knob_descs[i].boot_only)))
+				printf("%s\n", wq_knob_descs[i].name);
+			wq_knob_clear(&k);
+		}
+	} else if (!strcmp(what, "profiles")) {
+		profiles(cli);
+	} else if (!strcmp(what, "columns") && c) {
+		char *sub[] = {argv[2], NULL};
+
+		/* The command's own --list-columns, first field only in the scripts. */
+		cli->list_columns = true;
+		cli->raw = true;
+		cli->noheadings = true;
+		cli->json = cli->pairs = false;
+		return c->run(cli, 1, sub);
+	} else {
+		cli_err(cli,
+			"__complete: commands|options [CMD]|attributes|scopes|values NAME|workqueues|knobs|profiles|"
+			"columns CMD");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+const struct cmd cmd_complete = {
+    .name = "__complete",
+    .run = run,
+    .summary = "words for shell completion",
+    .usage = "commands | options [COMMAND] | attributes | scopes | values NAME | workqueues | knobs | profiles | "
+	     "columns COMMAND",
+    .options = NULL,
+    .hidden = true,
+};

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/macro.h"
+#include "../lib/ownerknob.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "json.h"
+
+enum { COL_NODE, COL_CPUS, COL_LIMIT };
+
+static const struct colinfo cols[] = {
+    [COL_NODE] = {"NODE", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		  "concurrency counter: NUMA node, or - for the node-less fallback"},
+    [COL_CPUS] = {"CHARGED_BY", 0.5, 0, SCOLS_JSON_STRING,
+		  "the CPUs whose queued work charges this counter (where work is queued, not where it runs)"},
+    [COL_LIMIT] = {"LIMIT", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "most work items active on it"},
+};
+
+static int json_out(struct cli *cli, const struct wq_info *wi, const struct wq_explain *ex)
+{
+	json_object *doc = json_object_new_object(), *nodes = json_object_new_array(), *notes = json_object_new_array();
+	const char *era = wq_era_name(ex->era);
+
+	json_object_object_add(doc, "workqueue", json_object_new_string(wi->name));
+	json_object_object_add(doc, "kind", json_object_new_string(wi->unbound ? "unbound" : "percpu"));
+	json_object_object_add(doc, "kernel",
+			       cli->ctx->kver.known ? json_object_new_string(cli->ctx->kver.release) : NULL);
+	json_object_object_add(doc, "era", wi->unbound && era ? json_object_new_string(era) : NULL);
+	json_object_object_add(doc, "max_active", ex->max_active > 0 ? json_object_new_int(ex->max_active) : NULL);
+	json_object_object_add(doc, "min_active", ex->min_active >= 0 ? json_object_new_int(ex->min_active) : NULL);
+	json_object_object_add(doc, "max_inflight",
+			       ex->max_inflight >= 0 ? json_object_new_int64(ex->max_inflight) : NULL);
+	json_object_object_add(doc, "ordered", json_object_new_boolean(ex->ordered));
+	json_object_object_add(doc, "scope", ex->scope[0] ? json_object_new_string(ex->scope) : NULL);
+	json_object_object_add(doc, "effective_cpus", json_cpus(ex->effective));
+	for (int i = 0; i < ex->ncounters; i++) {
+		json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "node",
+				       ex->counters[i].node >= 0 ? json_object_new_int(ex->counters[i].node) : NULL);
+		json_object_object_add(n, "cpus", json_cpus(ex->counters[i].cpus));
+		json_object_object_add(n, "limit", json_object_new_int64(ex->counters[i].limit));
+		json_object_array_add(nodes, n);
+	}
+	json_object_object_add(doc, "nodes", nodes);
+	if (ex->why)
+		json_object_array_add(notes, json_object_new_string(ex->why));
+	for (int i = 0; i < ex->nnotes; i++)
+		json_object_array_add(notes, json_object_new_string(ex->notes[i]));
+	json_object_object_add(doc, "notes", notes);
+	return json_print(doc);
+}
+
+static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_explain *ex, const char *cpuspec,
+		    const struct wq_cpuset *cpus)
+{
+	struct wq_ctx *ctx = cli->ctx;
+	_cleanup_free_ char *eff = wq_cpuset_format_list(ex->effective);
+	struct out o;
+	int rc;
+
+	printf("workqueue:    %s (%s)\n", wi->name, wi->unbound ? "unbound" : "percpu");
+	printf("kernel:       %s", ctx->kver.known ? ctx->kver.release : "unknown");
+	if (wi->unbound && wq_era_name(ex->era))
+		printf(" (max_active era: %s)", wq_era_name(ex->era));
+	if (ex->max_active > 0)
+		printf("\nmax_active:   %d\n", ex->max_active);
+	else
+		printf("\nmax_active:   -\n");
+	if (ex->min_active >= 0)
+		printf("min_active:   %d (derived, not in sysfs)\n", ex->min_active);
+	if (cpuspec && cpus) {
+		/* what the what-if value resolved to: node:0+1 is node 0 and CPU 1, node:0,1 nodes 0 and 1 */
+		_cleanup_free_ char *asked = wq_cpuset_format_list(cpus);
+
+		printf("--cpus:       %s = %s\n", cpuspec, asked ? asked : "?");
+	}
+	if (wi->unbound)
+		printf("cpus:         %s (effective)\n", eff ? eff : "?");
+	if (ex->scope[0])
+		printf("scope:        %s\n", ex->scope);
+	if (ex->max_inflight >= 0)
+		printf("max_inflight: %ld\n", ex->max_inflight);
+	else
+		printf("max_inflight: - (%s)\n", ex->why ? ex->why : "unknown");
+	if (ex->ncounters) {
+		putchar('\n');
+		fflush(stdout);
+		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "NODE,CHARGED_BY,LIMIT", NULL, "counters");
+		if (rc)
+			return rc;
+		for (int i = 0; i < ex->ncounters; i++) {
+			struct libscols_line *ln = out_line(&o);
+			_cleanup_free_ char *l = wq_cpuset_format_list(ex->counters[i].cpus);
+
+			if (ex->counters[i].node >= 0)
+				out_setf(&o, ln, COL_NODE, "%d", ex->counters[i].node);
+			else
+				out_set(&o, ln, COL_NODE, NULL);
+			out_set(&o, ln, COL_CPUS, l);
+			out_setf(&o, ln, COL_LIMIT, "%ld", ex->counters[i].limit);
+		}
+		rc = out_print(&o);
+		out_free(&o);
+		if (rc)
+			return rc;
+	}
+	if (ex->nnotes) {
+		putchar('\n');
+		for (int i = 0; i < ex->nnotes; i++)
+			printf("note: %s\n", ex->notes[i]);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * A workqueue that sysfs does not show, as the kernel would create an
+ * unbound one: every possible CPU, the default scope, NUMA affinity on
+ * (<= 6.5), max_active from --max-active or the owner's default.
+ */
+static int outside_sysfs(struct wq_ctx *ctx, const char *name, const struct wq_owner_knob *knob, struct wq_info *info)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name);
+	info->unbound = true;
+	info->strict = 0;
+	info->nice = 0;
+	info->numa = -1;
+	if (!t || !(info->cpumask = wq_cpuset_dup(t->possible)))
+		return -ENOMEM;
+	info->has = 1U << WQ_A_MAX_ACTIVE | 1U << WQ_A_CPUMASK;
+	if (wq_has_scopes(ctx)) {
+		info->has |= 1U << WQ_A_AFFINITY_SCOPE;
+		snprintf(info->scope, sizeof(info->scope), "default");
+		wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
+	} else {
+		info->has |= 1U << WQ_A_NUMA;
+		info->numa = 1;
+	}
+	/* btrfs: its default thread_pool; dm-crypt: online CPUs; else the kernel's default for 0 */
+	if (knob && !strcmp(knob->owner, "btrfs"))
+		info->max_active = wq_btrfs_thread_pool_default(ctx);
+	else if (knob && !strcmp(knob->owner, "dm-crypt"))
+		info->max_active = (int)wq_cpuset_count(t->online);
+	if (info->max_active <= 0)
+		info->max_active = wq_max_active_limit(ctx, true) / 2;
+	if (info->max_active <= 0)
+		info->max_active = 256;
+	return 0;
+}
+
+static void outside_notes(struct wq_ctx *ctx, const struct wq_info *info, const struct wq_owner_knob *knob,
+			  struct wq_explain *ex)
+{
+	wq_explain_note(ex,
+			"%s is not in sysfs (created without WQ_SYSFS): its attributes cannot be read or set; the "
+			"figures assume an unbound workqueue on every CPU with the default scope; 'wqctl monitor %s' "
+			"shows its work",
+			info->name, info->name);
+	if (!knob)
+		return;
+	if (!strcmp(knob->owner, "btrfs"))
+		wq_explain_note(ex, "btrfs: %s; %d on this machine; change it with '%s' (%s)", knob->knob,
+				wq_btrfs_thread_pool_default(ctx), knob->how, knob->source);
+	else
+		wq_explain_note(ex, "%s: %s%s%s (%s)", knob->owner, knob->knob, knob->how ? "; " : "",
+				knob->how ? knob->how : "", knob->source);
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"max-active", required_argument, NULL, 'm'}, {"cpus", required_argument, NULL, 'c'},
+	    {"scope", required_argument, NULL, 's'},	  {"min-active", required_argument, NULL, 'M'},
+	    {"from", required_argument, NULL, 'f'},	  {NULL, 0, NULL, 0},
+	};
+	_cleanup_cpuset_ struct wq_cpuset *cpus = NULL, *from = NULL;
+	const char *ma = NULL, *cpuspec = NULL, *scope = NULL, *mina = NULL, *fromspec = NULL;
+	struct wq_whatif wi = {0};
+	struct wq_explain ex;
+	struct wq_info info;
+	const struct wq_owner_knob *knob = NULL;
+	bool outside = false;
+	char why[512];
+	int c, r, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': ma = optarg; break;
+		case 'c': cpuspec = optarg; break;
+		case 's': scope = optarg; break;
+		case 'M': mina = optarg; break;
+		case 'f': fromspec = optarg; break;
+		default:
+			cli_err(cli, "explain: %s: unknown option or missing argument", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (optind + 1 != argc) {
+		cli_err(cli, "explain: need exactly one WORKQUEUE (see wqctl explain --help)");
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (!wq_name_is_valid(argv[optind]) && !strchr(argv[optind], '/')) {
+		cli_err(cli, "%s: not a workqueue name", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!wq_name_is_valid(argv[optind]) || wq_info_read(cli->ctx, argv[optind], &info) < 0) {
+		/* not in sysfs: most workqueues (btrfs, dm-zoned, drivers) are not WQ_SYSFS */
+		knob = wq_owner_knob_find(argv[optind]);
+		if (!ma && !knob) {
+			cli_err(cli,
+				"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "
+				"what N means here)",
+				argv[optind]);
+			return EXIT_NONE_EXIST;
+		}
+		if (outside_sysfs(cli->ctx, argv[optind], knob, &info) < 0) {
+			wq_info_clear(&info);
+			return EXIT_FAIL;
+		}
+		outside = true;
+	}
+	rc = EXIT_USAGE;
+	if (ma) {
+		char *out = NULL;
+
+		r = wq_attr_parse(cli->ctx, &info, WQ_A_MAX_ACTIVE, -1, ma, &out, why, sizeof(why));
+		if (r < 0) {
+			cli_err(cli, "--max-active: invalid value '%s': %s", ma, why);
+			goto out;
+		}
+		wi.max_active = atoi(out);
+		free(out);
+	}
+	if (mina) {
+		char *end;
+		long v = strtol(mina, &end, 10);
+
+		if (*end || v < 1 || v > 2048) {
+			cli_err(cli, "--min-active: invalid value '%s': must be 1-2048", mina);
+			goto out;
+		}
+		wi.min_active = (int)v;
+	}
+	if (cpuspec || scope) {
+		if (!info.unbound) {
+			cli_err(cli, "%s: per-cpu workqueues have no %s", info.name,
+				cpuspec ? "cpumask" : "affinity_scope");
+			goto out;
+		}
+	}
+	if (cpuspec) {
+		cpus = wq_cpuset_new();
+		if (!cpus || wq_cpuspec_parse(cli->ctx, cpuspec, -1, cpus, why, sizeof(why)) < 0) {
+			cli_err(cli, "--cpus: invalid value '%s': %s", cpuspec, why);
+			goto out;
+		}
+		wi.cpus = cpus;
+	}
+	if (fromspec) {
+		struct wq_topo *t = wq_ctx_topo(cli->ctx);
+
+		from = wq_cpuset_new();
+		if (!from || wq_cpuspec_parse(cli->ctx, fromspec, -1, from, why, sizeof(why)) < 0) {
+			cli_err(cli, "--from: invalid value '%s': %s", fromspec, why);
+			goto out;
+		}
+		if (!t || !wq_cpuset_intersects(from, t->online)) {
+			cli_err(cli, "--from: invalid value '%s': no online CPU queues work from there", fromspec);
+			goto out;
+		}
+		wi.from = from;
+	}
+	if (scope) {
+		char *out = NULL;
+
+		if (wq_value_parse(cli->ctx, WQ_V_SCOPE, 0, 0, -1, true, scope, &out, why, sizeof(why)) < 0) {
+			cli_err(cli, "--scope: invalid value: %s", why);
+			goto out;
+		}
+		free(out);
+		wi.scope = scope;
+	}
+	if (!outside && !wi.max_active && (!info.raw[WQ_A_MAX_ACTIVE] || (info.bad & (1U << WQ_A_MAX_ACTIVE)))) {
+		if (info.raw[WQ_A_MAX_ACTIVE])
+			cli_err(cli, "%s/max_active: malformed value '%.40s' (give --max-active N)", info.name,
+				info.raw[WQ_A_MAX_ACTIVE]);
+		else
+			cli_err(cli, "%s/max_active: cannot read: %s", info.name,
+				wq_strerror(info.err[WQ_A_MAX_ACTIVE] ? -info.err[WQ_A_MAX_ACTIVE] : ENOENT));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	r = wq_explain(cli->ctx, &info, &wi, &ex);
+	if (r < 0) {
+		cli_err(cli, "%s: cannot compute: %s", info.name, wq_strerror(-r));
+		wq_explain_clear(&ex);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (outside)
+		outside_notes(cli->ctx, &info, knob, &ex);
+	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex, cpuspec, cpus);
+	wq_explain_clear(&ex);
+out:
+	wq_info_clear(&info);
+	return rc;
+}
+
+const struct cmd cmd_explain = {
+    .name = "explain",
+    .run = run,
+    .summary = "explain what max_active means on this kernel and topology",
+    .usage = "WORKQUEUE [--max-active N] [--cpus VALUE] [--scope SCOPE] [--from CPUS]",
+    .options = "  --max-active N   what if max_active were N\n"
+	       "  --cpus VALUE     what if cpumask were VALUE (same syntax as set)\n"
+	       "  --scope SCOPE    what if affinity_scope were SCOPE\n"
+	       "  --min-active N   assume this hidden min_active (default: min(8, max_active))\n"
+	       "  --from CPUS      work is queued only from these CPUs (same syntax as set)\n",
+};

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/explain.h"
+#include "../lib/apply.h"
+#include "../lib/macro.h"
+#include "../lib/owner.h"
+#include "../lib/plan.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "plan_out.h"
+
+struct pair {
+	int attr;
+	const char *value;
+};
+
+/*
+ * Warnings about what a valid write does that a user may not expect
+ * (KERNEL.md §11); -1 for a write that needs --force.
+ */
+static int warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv, bool force)
+{
+	struct wq_ctx *ctx = cli->ctx;
+	const char *why;
+	enum wq_era era = wq_ctx_era(ctx, &why);
+	int v = atoi(newv), m = wq_kver_dfl_min_active(&ctx->kver), low;
+
+	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
+		return 0;
+	/* min_active = min(8, max_active at creation, every smaller max_active written) (KERNEL.md §4.5) */
+	if (m > wi->max_active)
+		m = wi->max_active;
+	low = wq_minact_get(ctx, wi->name);
+	if (low > 0 && low < m)
+		m = low;
+	if (era == WQ_ERA_C && v < m) {
+		if (!force) {
+			cli_err(cli,
+				"%s/max_active: writing %d lowers the hidden min_active from %d to %d until the "
+				"workqueue is recreated (kernel >= 6.9); add --force to write it",
+				wi->name, v, m, v);
+			return -1;
+		}
+		cli_warn(cli, "%s/max_active: min_active goes from %d to %d until the workqueue is recreated", wi->name,
+			 m, v);
+	}
+	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wq_is_implicitly_ordered(wi) && v != 1)
+		cli_warn(cli,
+			 "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
+			 "write removes its ordering",
+			 wi->name);
+	return 0;
+}
+
+/* True when name was given as it is (not only reached by a glob). */
+static bool named(char **targets, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(targets[i], name))
+			return true;
+	return false;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"dry-run", no_argument, NULL, 'd'}, {"force", no_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+	_cleanup_free_ char **targets = calloc((size_t)argc, sizeof(char *));
+	_cleanup_free_ struct pair *pairs = calloc((size_t)argc, sizeof(struct pair));
+	struct wq_plan plan = {0};
+	size_t ntargets = 0, npairs = 0, n = 0;
+	char **names = NULL;
+	bool dry = false, force = false;
+	int c, rc, invalid = 0, resolved;
+
+	if (!targets || !pairs)
+		return EXIT_FAIL;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'd' || c == 'f') {
+			dry |= c == 'd';
+			force |= c == 'f';
+			continue;
+		}
+		cli_err(cli, "set: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return plan_list_columns(cli);
+	for (int i = optind; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq) {
+			targets[ntargets++] = argv[i];
+			continue;
+		}
+		*eq = '\0';
+		pairs[npairs].attr = wq_attr_from_name(argv[i]);
+		pairs[npairs].value = eq + 1;
+		if (pairs[npairs].attr < 0) {
+			const char *near = cli_nearest_attr(argv[i]);
+
+			if (near)
+				cli_err(cli, "%s: unknown attribute; did you mean '%s'?", argv[i], near);
+			else
+				cli_err(cli,
+					"%s: unknown attribute (max_active cpumask affinity_scope affinity_strict nice "
+					"numa)",
+					argv[i]);
+			return EXIT_USAGE;
+		}
+		for (size_t j = 0; j < npairs; j++) {
+			if (pairs[j].attr == pairs[npairs].attr) {
+				cli_err(cli, "%s: given twice", argv[i]);
+				return EXIT_USAGE;
+			}
+		}
+		npairs++;
+	}
+	if (!ntargets || !npairs) {
+		cli_err(cli, "set: need at least one WORKQUEUE and one ATTR=VALUE (see wqctl set --help)");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < ntargets; i++) {
+		if (!cli_is_glob(targets[i]) && !wq_name_is_valid(targets[i])) {
+			cli_err(cli, "%s: not a valid workqueue name", targets[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	resolved = cli_resolve_targets(cli, targets, ntargets, &names, &n, true);
+	if (resolved == EXIT_FAIL)
+		return EXIT_FAIL;
+
+	/* Validate everything before writing anything. */
+	for (size_t t = 0; t < n; t++) {
+		struct wq_info wi;
+		struct wq_owner_info owner;
+		int r = wq_info_read(cli->ctx, names[t], &wi);
+
+		wq_owner_resolve(cli->ctx, names[t], &owner);
+
+		if (r < 0) {
+			cli_err(cli, "%s: cannot read: %s", names[t],
+				r == -ENOENT ? "no such workqueue" : wq_strerror(-r));
+			invalid++;
+			wq_info_clear(&wi);
+			wq_owner_info_clear(&owner);
+			continue;
+		}
+		for (size_t p = 0; p < npairs; p++) {
+			const struct wq_attr_desc *d = &wq_attr_descs[pairs[p].attr];
+			_cleanup_free_ char *newv = NULL;
+			char why[512], obj[160], path[256];
+
+			snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
+			/* a glob that also reaches per-cpu workqueues: those lack the unbound attributes; skip, as profiles do */
+			if (d->unbound_only && !wi.unbound && !named(targets, ntargets, wi.name)) {
+				cli_warn(cli, "%s: skipped: per-cpu workqueues have no %s", obj, d->name);
+				continue;
+			}
+			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, owner.node, pairs[p].value, &newv,
+					  why, sizeof(why));
+			if (r < 0) {
+				cli_err(cli, "%s: invalid value '%s': %s", obj, pairs[p].value, why);
+				invalid++;
+				continue;
+			}
+			if (!wi.raw[pairs[p].attr]) {
+				cli_err(cli, "%s: cannot read the current value: %s", obj,
+					wq_strerror(-wi.err[pairs[p].attr]));
+				invalid++;
+				continue;
+			}
+			if (warn_effects(cli, &wi, pairs[p].attr, newv, force) < 0) {
+				invalid++;
+				continue;
+			}
+			if (pairs[p].attr == WQ_A_CPUMASK && strstr(pairs[p].value, "local"))
+				cli_info(cli, "%s: local = NUMA node %d of %s", obj, owner.node, owner.o.id);
+			wq_attr_path(path, sizeof(path), wi.name, d->name);
+			if (wq_plan_add(&plan, obj, path, NULL, d->type, wi.raw[pairs[p].attr], newv) < 0) {
+				invalid++;
+				break;
+			}
+		}
+		wq_info_clear(&wi);
+		wq_owner_info_clear(&owner);
+	}
+	wq_names_free(names, n);
+	if (invalid) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (resolved != EXIT_OK) {
+		cli_err(cli, "set: nothing written because a named workqueue does not exist");
+		rc = resolved;
+		goto out;
+	}
+	if (dry) {
+		rc = plan_print(cli, &plan);
+		goto out;
+	}
+	/* journaled like apply's writes, so that revert undoes them */
+	rc = plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS);
+out:
+	wq_plan_free(&plan);
+	return rc;
+}
+
+const struct cmd cmd_set = {
+    .name = "set",
+    .run = run,
+    .summary = "change workqueue attributes",
+    .usage = "[--dry-run] [--force] WORKQUEUE|GLOB... ATTR=VALUE...",
+    .options =
+	"  --dry-run   print path, old, new and effective values; write nothing\n"
+	"  --force     write a max_active that lowers the hidden min_active (kernel >= 6.9)\n"
+	"  ATTR        max_active cpumask affinity_scope affinity_strict nice numa\n"
+	"  VALUE       see wqctl(8): cpumask takes 0-3,8 all housekeeping node:LIST local 0xMASK, joined with +\n",
+};

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Profile loading shared by profile, apply, verify, check. */
+#ifndef WQCTL_PROFILES_H
+#define WQCTL_PROFILES_H
+
+#include "../lib/apply.h"
+#include "../lib/profile.h"
+#include "cli.h"
+
+/* The profile search path: --profile-dir, or the defaults below the root. 0 or -ENOMEM. */
+int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n);
+void cli_strv_free(char **v, size_t n);
+/*
+ * Load the named profiles, or the active set when n is 0 (*none: there is
+ * no active set). EXIT_OK, or EXIT_USAGE after the errors were printed.
+ */
+int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *set, bool *none);
+/* Print invalid (error), skipped (warning), unsupported and absent (-v); returns the number invalid. */
+int cli_report_settings(struct cli *cli, const struct wq_settings *s);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Findings about settings: what the kernel will silently do with them (SPEC `check`). */
+#ifndef WQ_CHECK_H
+#define WQ_CHECK_H
+
+#include "ctx.h"
+#include "explain.h"
+#include "wq.h"
+
+enum wq_severity { WQ_SEV_INFO, WQ_SEV_WARNING, WQ_SEV_ERROR };
+
+struct wq_finding {
+	enum wq_severity severity;
+	const char *code; /* stable kebab-case identifier */
+	char target[96];
+	char message[640];
+};
+
+typedef void (*wq_finding_fn)(void *data, const struct wq_finding *f);
+
+const char *wq_severity_name(enum wq_severity s);
+/*
+ * Check one workqueue's settings; wi (may be NULL) holds values about to be
+ * written (max_active, cpus, scope), otherwise the live ones are checked.
+ * Every finding goes to fn. 0 or -errno.
+ */
+int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn, void *data);
+/* Check the global knobs (root cpumask against isolation). 0 or -errno. */
+int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, wq_finding_fn fn, void *data);
+
+#endif

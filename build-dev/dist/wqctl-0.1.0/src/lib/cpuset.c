@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cpuset.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BPL (sizeof(unsigned long) * CHAR_BIT)
+#define NLONGS(n) (((n) + BPL - 1) / BPL)
+
+struct wq_cpuset *wq_cpuset_new(void)
+{
+	return calloc(1, sizeof(struct wq_cpuset));
+}
+
+void wq_cpuset_free(struct wq_cpuset *s)
+{
+	if (!s)
+		return;
+	free(s->bits);
+	free(s);
+}
+
+void wq_cpuset_freep(struct wq_cpuset **s)
+{
+	wq_cpuset_free(*s);
+}
+
+static int grow(struct wq_cpuset *s, unsigned int nbits)
+{
+	size_t old = NLONGS(s->nbits), want = NLONGS(nbits);
+	unsigned long *nb;
+
+	if (nbits <= s->nbits)
+		return 0;
+	if (want > old) {
+		nb = realloc(s->bits, want * sizeof(unsigned long));
+		if (!nb)
+			return -ENOMEM;
+		memset(nb + old, 0, (want - old) * sizeof(unsigned long));
+		s->bits = nb;
+	}
+	s->nbits = (unsigned int)(want * BPL);
+	return 0;
+}
+
+struct wq_cpuset *wq_cpuset_dup(const struct wq_cpuset *s)
+{
+	struct wq_cpuset *d = wq_cpuset_new();
+
+	if (d && wq_cpuset_copy(d, s) < 0) {
+		wq_cpuset_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu)
+{
+	int r;
+
+	if (cpu >= WQ_CPUSET_MAX_CPUS)
+		return -ERANGE;
+	r = grow(s, cpu + 1);
+	if (r < 0)
+		return r;
+	s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+	return 0;
+}
+
+void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu)
+{
+	if (cpu < s->nbits)
+		s->bits[cpu / BPL] &= ~(1UL << (cpu % BPL));
+}
+
+void wq_cpuset_zero(struct wq_cpuset *s)
+{
+	if (s->bits)
+		memset(s->bits, 0, NLONGS(s->nbits) * sizeof(unsigned long));
+}
+
+bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu)
+{
+	return cpu < s->nbits && (s->bits[cpu / BPL] >> (cpu % BPL)) & 1UL;
+}
+
+unsigned int wq_cpuset_count(const struct wq_cpuset *s)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+		n += (unsigned int)__builtin_popcountl(s->bits[i]);
+	return n;
+}
+
+bool wq_cpuset_is_empty(const struct wq_cpuset *s)
+{
+	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+		if (s->bits[i])
+			return false;
+	return true;
+}
+
+int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)
+{
+	while (from < s->nbits) {
+		unsigned long w = s->bits[from / BPL] >> (from % BPL);
+
+		if (w)
+			return (int)(from + (unsigned int)__builtin_ctzl(w));
+		from = (unsigned int)((from / BPL + 1) * BPL);
+	}
+	return -1;
+}
+
+int wq_cpuset_last(const struct wq_cpuset *s)
+{
+	for (size_t i = NLONGS(s->nbits); i-- > 0;)
+		if (s->bits[i])
+			return (int)(i * BPL + (BPL - 1 - (unsigned int)__builtin_clzl(s->bits[i])));
+	return -1;
+}
+
+static unsigned long word(const struct wq_cpuset *s, size_t i)
+{
+	return i < NLONGS(s->nbits) ? s->bits[i] : 0;
+}
+
+static size_t maxlongs(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	size_t x = NLONGS(a->nbits), y = NLONGS(b->nbits);
+
+	return x > y ? x : y;
+}
+
+bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	for (size_t i = 0; i < maxlongs(a, b); i++)
+		if (word(a, i) != word(b, i))
+			return false;
+	return true;
+}
+
+bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	for (size_t i = 0; i < maxlongs(a, b); i++)
+		if (word(a, i) & ~word(b, i))
+			return false;
+	return true;
+}
+
+bool wq_cpuset_intersects(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	for (size_t i = 0; i < maxlongs(a, b); i++)
+		if (word(a, i) & word(b, i))
+			return true;
+	return false;
+}
+
+int wq_cpuset_copy(struct wq_cpuset *dst, const struct wq_cpuset *src)
+{
+	int r = grow(dst, src->nbits);
+
+	if (r < 0)
+		return r;
+	wq_cpuset_zero(dst);
+	if (src->nbits)
+		memcpy(dst->bits, src->bits, NLONGS(src->nbits) * sizeof(unsigned long));
+	return 0;
+}
+
+int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src)
+{
+	int r = grow(dst, src->nbits);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < NLONGS(src->nbits); i++)
+		dst->bits[i] |= src->bits[i];
+	return 0;
+}
+
+void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src)
+{
+	for (size_t i = 0; i < NLONGS(dst->nbits); i++)
+		dst->bits[i] &= word(src, i);
+}
+
+void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src)
+{
+	for (size_t i = 0; i < NLONGS(dst->nbits); i++)
+		dst->bits[i] &= ~word(src, i);
+}
+
+static int parse_uint(const char **p, unsigned int *out)
+{
+	unsigned long v = 0;
+	const char *s = *p;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (isdigit((unsigned char)*s)) {
+		v = v * 10 + (unsigned long)(*s - '0');
+		if (v >= WQ_CPUSET_MAX_CPUS)
+			return -ERANGE;
+		s++;
+	}
+	*p = s;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
+{
+	const char *p = str;
+	int r;
+
+	wq_cpuset_zero(s);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '\0' || *p == '\n')
+		return 0;
+	for (;;) {
+		unsigned int a, b, stride = 1;
+
+		r = parse_uint(&p, &a);
+		if (r < 0)
+			return r;
+		b = a;
+		if (*p == '-') {
+			p++;
+			r = parse_uint(&p, &b);
+			if (r < 0)
+				return r;
+			if (b < a)
+				return -EINVAL;
+			if (*p == ':') {
+				p++;
+				r = parse_uint(&p, &stride);
+				if (r < 0)
+					return r;
+				if (stride == 0)
+					return -EINVAL;
+			}
+		}
+		for (unsigned int c = a; c <= b; c += stride) {
+			r = wq_cpuset_set(s, c);
+			if (r < 0)
+				return r;
+		}
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		return *p ? -EINVAL : 0;
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
+{
+	const char *start = str, *end;
+	bool grouped = strchr(str, ',') != NULL;
+	unsigned int bit = 0;
+	size_t ndig = 0;
+	int r;
+
+	wq_cpuset_zero(s);
+	while (*start == ' ' || *start == '\t')
+		start++;
+	end = start + strlen(start);
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+		end--;
+	if (end == start)
+		return -EINVAL;
+	/* Walk from the least significant digit. */
+	for (const char *p = end; p > start;) {
+		int v;
+
+		p--;
+		if (*p == ',') {
+			if (ndig == 0)
+				return -EINVAL;
+			/* A short chunk still stands for 32 bits. */
+			bit += (unsigned int)(8 - ndig) * 4;
+			ndig = 0;
+			continue;
+		}
+		v = hexval((unsigned char)*p);
+		if (v < 0)
+			return -EINVAL;
+		if (grouped && ndig == 8)
+			return -ERANGE; /* the kernel answers EOVERFLOW */
+		for (int i = 0; i < 4; i++) {
+			if (v & (1 << i)) {
+				r = wq_cpuset_set(s, bit + (unsigned int)i);
+				if (r < 0)
+					return r;
+			}
+		}
+		bit += 4;
+		ndig++;
+		if (bit >= WQ_CPUSET_MAX_CPUS + 32)
+			return -ERANGE;
+	}
+	return ndig ? 0 : -EINVAL;
+}
+
+char *wq_cpuset_format_list(const struct wq_cpuset *s)
+{
+	size_t cap = 64, len = 0;
+	char *buf = malloc(cap);
+	int c;
+
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	c = wq_cpuset_next(s, 0);
+	while (c >= 0) {
+		int e = c;
+		char tmp[32];
+		int n;
+
+		while (wq_cpuset_test(s, (unsigned int)e + 1))
+			e++;
+		if (e == c)
+			n = snprintf(tmp, sizeof(tmp), "%s%d", len ? "," : "", c);
+		else
+			n = snprintf(tmp, sizeof(tmp), "%s%d-%d", len ? "," : "", c, e);
+		if (len + (size_t)n + 1 > cap) {
+			char *nb;
+
+			cap = (len + (size_t)n + 1) * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		memcpy(buf + len, tmp, (size_t)n + 1);
+		len += (size_t)n;
+		c = wq_cpuset_next(s, (unsigned int)e + 1);
+	}
+	return buf;
+}
+
+char *wq_cpuset_format_hex(const struct wq_cpuset *s, unsigned int nr_cpu_ids)
+{
+	unsigned int nchunks, topbits, topdigits;
+	size_t cap;
+	char *buf, *p;
+
+	if (nr_cpu_ids == 0)
+		nr_cpu_ids = 1;
+	nchunks = (nr_cpu_ids + 31) / 32;
+	topbits = nr_cpu_ids % 32 ? nr_cpu_ids % 32 : 32;
+	topdigits = (topbits + 3) / 4;
+	cap = (size_t)nchunks * 9 + 1;
+	buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	p = buf;
+	for (unsigned int i = nchunks; i-- > 0;) {
+		unsigned int v = 0;
+
+		for (unsigned int b = 0; b < 32; b++) {
+			unsigned int cpu = i * 32 + b;
+
+			if (cpu < nr_cpu_ids && wq_cpuset_test(s, cpu))
+				v |= 1U << b;
+		}
+		if (i == nchunks - 1)
+			p += sprintf(p, "%0*x", (int)topdigits, v);
+		else
+			p += sprintf(p, ",%08x", v);
+	}
+	return buf;
+}

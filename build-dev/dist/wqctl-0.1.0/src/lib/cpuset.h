@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CPU sets: growable bitmaps sized from the tree's possible CPUs, with the
+ * kernel's two text forms (CPU list and comma-grouped hex mask).
+ */
+#ifndef WQ_CPUSET_H
+#define WQ_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* CPU numbers accepted from text: below the kernel's largest NR_CPUS (8192, CONFIG_MAXSMP). */
+#define WQ_CPUSET_MAX_CPUS 8192U
+
+struct wq_cpuset {
+	unsigned int nbits; /* capacity in bits */
+	unsigned long *bits;
+};
+
+struct wq_cpuset *wq_cpuset_new(void);
+struct wq_cpuset *wq_cpuset_dup(const struct wq_cpuset *s);
+void wq_cpuset_free(struct wq_cpuset *s);
+void wq_cpuset_freep(struct wq_cpuset **s);
+#define _cleanup_cpuset_ __attribute__((cleanup(wq_cpuset_freep)))
+
+/* Set a CPU, growing the set; 0 or -ENOMEM / -ERANGE (cpu too large). */
+int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu);
+void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu);
+void wq_cpuset_zero(struct wq_cpuset *s);
+bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu);
+unsigned int wq_cpuset_count(const struct wq_cpuset *s);
+bool wq_cpuset_is_empty(const struct wq_cpuset *s);
+/* Next set CPU >= from, or -1. */
+int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from);
+/* Highest set CPU, or -1. */
+int wq_cpuset_last(const struct wq_cpuset *s);
+bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b);
+bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b);
+bool wq_cpuset_intersects(const struct wq_cpuset *a, const struct wq_cpuset *b);
+/* In-place set algebra on dst; 0 or -ENOMEM. */
+int wq_cpuset_copy(struct wq_cpuset *dst, const struct wq_cpuset *src);
+int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src);
+void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src);
+void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src);
+
+#define wq_cpuset_for_each(cpu, s)                                                                                     \
+	for (int cpu = wq_cpuset_next((s), 0); cpu >= 0; cpu = wq_cpuset_next((s), (unsigned int)cpu + 1))
+
+/*
+ * Parse a CPU list ("0-3,8,10-20:2" as the kernel's bitmap_parselist) into s
+ * (s is cleared first). Empty string gives the empty set.
+ * 0, -EINVAL (syntax) or -ERANGE (CPU number too large).
+ */
+int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str);
+/*
+ * Parse a hex mask, either the kernel's comma-grouped form (chunks of at most
+ * 8 digits, most significant first) or one long hex number without commas.
+ * Leading/trailing blanks are ignored. 0, -EINVAL or -ERANGE.
+ */
+int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str);
+
+/* Format as a CPU list ("0-3,8"); "" for the empty set. malloc'ed, NULL on ENOMEM. */
+char *wq_cpuset_format_list(const struct wq_cpuset *s);
+/*
+ * Format as the kernel's %*pb mask for nr_cpu_ids bits: lower-case hex,
+ * 32-bit chunks most significant first separated by ',', full chunks
+ * 8 digits, the top chunk as many digits as its bits need. Bits at or above
+ * nr_cpu_ids are not printed. malloc'ed, NULL on ENOMEM.
+ */
+char *wq_cpuset_format_hex(const struct wq_cpuset *s, unsigned int nr_cpu_ids);
+
+#endif

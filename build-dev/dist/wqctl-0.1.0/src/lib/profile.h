@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Profiles (SPEC §4): INI files read with inih, their includes, and the
+ * merge of a set of profiles into per-target settings.
+ */
+#ifndef WQ_PROFILE_H
+#define WQ_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctx.h"
+
+struct wq_pkv {
+	char *key;
+	char *value;
+	int line;
+};
+
+struct wq_psect {
+	bool global;
+	char *pattern; /* workqueue name or glob; NULL for [global] */
+	bool exact; /* pattern has no glob characters */
+	struct wq_pkv *owner; /* owner.PROPERTY = GLOB */
+	size_t nowner;
+	struct wq_pkv *kv;
+	size_t nkv;
+	const char *file; /* owned by the set */
+	int line;
+	/* set when the profile's 'kernels' range excludes this kernel: why (malloc'ed) */
+	char *off_kernel;
+	/* set when the section's 'when' condition is false here: why (malloc'ed); the section is ignored */
+	char *when_off;
+	int when_line;
+};
+
+struct wq_pset {
+	char **names; /* profiles in load order (includes first) */
+	char **files;
+	char **descs;
+	size_t n;
+	struct wq_psect *s;
+	size_t ns;
+};
+
+/* Default search path below the root: /etc, /run, then the vendor directory. */
+extern const char *const wq_profile_default_dirs[3];
+
+/*
+ * Find NAME.conf in dirs (first wins). 0 with *path malloc'ed, -ENOENT, or
+ * -ENXIO when the first hit is a symlink to /dev/null (masked).
+ */
+int wq_profile_find(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, char **path);
+/* True if name is a plausible profile name (no '/', not starting with '.' or '-'). */
+bool wq_profile_name_is_valid(const char *name);
+/*
+ * Load profiles with their includes into set. Every problem is logged as
+ * "FILE:LINE: message"; returns 0, or -EINVAL when anything was invalid
+ * (the set must then not be applied). Free the set with wq_pset_free()
+ * whatever this returns.
+ */
+int wq_pset_load(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, char *const *names, size_t n,
+		 struct wq_pset *set);
+void wq_pset_free(struct wq_pset *set);
+/*
+ * A profile's 'kernels' range: "6.10-", "6.6-6.8", "-6.5" or one series
+ * "6.12" (an upper bound without a patch level takes every 6.8.y). 1 when
+ * kv lies inside, 0 outside, -EINVAL for a malformed range.
+ */
+int wq_kernels_match(const char *range, const struct wq_kver *kv);
+
+/* The active profile names from the active-profiles file below root. 0, -ENOENT or -errno. */
+int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n);
+/* Replace the active set atomically (temp file + rename). 0 or -errno. */
+int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n);
+/* Path of the active-profiles file (malloc'ed). */
+char *wq_active_path(struct wq_ctx *ctx);
+
+#endif

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "root.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "macro.h"
+
+/* replace_data()'s mode for "the mode of the file being replaced, which must exist" */
+#define KEEP_MODE ((mode_t)-1)
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len);
+
+struct wq_root {
+	int dirfd;
+	bool live;
+	bool no_openat2;
+	char *path;
+};
+
+int wq_root_new(const char *sysroot, struct wq_root **out)
+{
+	struct wq_root *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	r->live = !sysroot;
+	r->path = strdup(sysroot ? sysroot : "/");
+	if (!r->path) {
+		free(r);
+		return -ENOMEM;
+	}
+	r->dirfd = open(r->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (r->dirfd < 0) {
+		int e = -errno;
+
+		free(r->path);
+		free(r);
+		return e;
+	}
+	*out = r;
+	return 0;
+}
+
+void wq_root_free(struct wq_root *root)
+{
+	if (!root)
+		return;
+	close(root->dirfd);
+	free(root->path);
+	free(root);
+}
+
+bool wq_root_is_live(const struct wq_root *root)
+{
+	return root->live;
+}
+
+const char *wq_root_path(const struct wq_root *root)
+{
+	return root->path;
+}
+
+/*
+ * The one place that opens below the root. In a dump, openat2() keeps
+ * absolute symlinks inside it; kernels without openat2() fall back to
+ * openat() (a dump is then trusted like the live tree).
+ */
+static int open_at(const struct wq_root *root, const char *rel, int flags, mode_t mode)
+{
+	int fd;
+
+	while (*rel == '/')
+		rel++;
+	if (!root->live && !root->no_openat2) {
+		struct open_how how = {
+		    .flags = (unsigned long long)(flags | O_CLOEXEC),
+		    .mode = (flags & O_CREAT) ? mode : 0,
+		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, root->dirfd, rel, &how, sizeof(how));
+		if (fd >= 0)
+			return fd;
+		if (errno != ENOSYS)
+			return -errno;
+		((struct wq_root *)root)->no_openat2 = true;
+	}
+	fd = openat(root->dirfd, rel, flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+int wq_root_open(const struct wq_root *root, const char *rel, int flags)
+{
+	return open_at(root, rel, flags, 0);
+}
+
+/*
+ * Only regular files are read or written: a FIFO or a device in a dump (or
+ * planted in a state directory) would block or misbehave. Callers open with
+ * O_NONBLOCK so that a FIFO's open returns at once and is refused here.
+ * Takes the result of an open (a descriptor or -errno); closes it on refusal.
+ */
+static int regular_fd(int fd)
+{
+	struct stat st;
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -WQ_ENOTREG;
+	else
+		return fd;
+	close(fd);
+	return r;
+}
+
+static int read_fd(int fd, char **out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			char *nb;
+
+			if (cap >= (1U << 24)) {
+				free(buf);
+				return -EFBIG;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			free(buf);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	/* A kernel attribute never holds a NUL: a value cut short there would be wrong. */
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		return -WQ_ENUL;
+	}
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	*out = buf;
+	return 0;
+}
+
+const char *wq_strerror(int e)
+{
+	switch (e) {
+	case WQ_ENOTREG: return "not a regular file";
+	case WQ_ENUL: return "contains a NUL byte";
+	case WQ_ENOTPOSSIBLE: return "lists CPUs that are not possible";
+	case WQ_EBADCPUS: return "not a CPU list or mask";
+	default: return strerror(e);
+	}
+}
+
+int wq_root_read(const struct wq_root *root, const char *rel, char **out)
+{
+	int fd = wq_root_open_file(root, rel, O_RDONLY, 0);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	r = read_fd(fd, out);
+	close(fd);
+	return r;
+}
+
+int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, size_t size)
+{
+	_cleanup_free_ char *s = NULL;
+	size_t len;
+	int r = wq_root_read(root, rel, &s);
+
+	if (r < 0)
+		return r;
+	len = strlen(s);
+	if (len >= size)
+		return -EOVERFLOW;
+	memcpy(buf, s, len + 1);
+	return (int)len;
+}
+
+int wq_root_write(const struct wq_root *root, const char *rel, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, r = 0;
+
+	/*
+	 * A dump is a plain file system: O_TRUNC then write() would leave the
+	 * file empty if killed in between (sysfs ignores O_TRUNC). Replace it
+	 * whole instead, keeping its mode.
+	 */
+	if (!root->live)
+		return replace_data(root, rel, KEEP_MODE, value, len);
+	fd = wq_root_open_file(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return fd;
+	n = write(fd, value, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+int wq_file_open(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
+
+	return regular_fd(fd < 0 ? -errno : fd);
+}
+
+int wq_root_open_file(const struct wq_root *root, const char *rel, int flags, mode_t mode)
+{
+	return regular_fd(open_at(root, rel, flags | O_NONBLOCK | O_NOCTTY, mode));
+}
+
+/* path relative to a sysroot it lies in, or NULL (live, or a path outside it) */
+static const char *below_root(const struct wq_root *root, const char *path)
+{
+	size_t n = strlen(root->path);
+
+	while (n > 1 && root->path[n - 1] == '/')
+		n--;
+	if (!root->live && !strncmp(path, root->path, n) && path[n] == '/')
+		return path + n;
+	return NULL;
+}
+
+int wq_root_open_path(const struct wq_root *root, const char *path, int flags)
+{
+	const char *rel = below_root(root, path);
+
+	return rel ? wq_root_open_file(root, rel, flags, 0) : wq_file_open(path, flags, 0);
+}
+
+int wq_root_readlink_path(const struct wq_root *root, const char *path, char *buf, size_t size)
+{
+	const char *rel = below_root(root, path);
+	ssize_t n;
+
+	if (rel)
+		return wq_root_readlink(root, rel, buf, size);
+	n = readlink(path, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int wq_root_mkdirs(const struct wq_root *root, const char *reldir)
+{
+	_cleanup_free_ char *p = strdup(reldir);
+	char *s;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = p; *s == '/'; s++)
+		;
+	for (;;) {
+		char *slash = strchr(s, '/'), *base;
+		int fd, pfd;
+
+		if (slash)
+			*slash = '\0';
+		fd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+		if (fd == -ENOENT) {
+			/* create it in its parent, itself resolved below the root */
+			base = strrchr(p, '/');
+			if (base) {
+				*base = '\0';
+				pfd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+				*base++ = '/';
+			} else {
+				base = p;
+				pfd = wq_root_open(root, ".", O_PATH | O_DIRECTORY);
+			}
+			if (pfd < 0)
+				return pfd;
+			fd = mkdirat(pfd, base, 0755) < 0 && errno != EEXIST ? -errno : 0;
+			close(pfd);
+			if (fd == 0)
+				fd = wq_root_open(root, p, O_PATH | O_DIRECTORY);
+		}
+		if (fd < 0)
+			return fd;
+		close(fd);
+		if (!slash)
+			return 0;
+		*slash = '/';
+		s = slash + 1;
+	}
+}
+
+/* The directory of rel, opened below the root, and rel's last component. */
+static int open_parent(const struct wq_root *root, const char *rel, char **base)
+{
+	_cleanup_free_ char *dir = strdup(rel);
+	char *slash;
+	int fd;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	fd = wq_root_open(root, slash ? dir : ".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd;
+	*base = strdup(slash ? slash + 1 : dir);
+	if (!*base || !**base || streq(*base, ".") || streq(*base, "..")) {
+		int e = *base ? -EINVAL : -ENOMEM;
+
+		free(*base);
+		*base = NULL; /* the caller's cleanup frees it too */
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len)
+{
+	_cleanup_free_ char *base = NULL, *tmp = NULL;
+	int dfd, fd, r = 0;
+	ssize_t n;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	/*
+	 * One fixed temporary name: a run killed before rename() leaves it
+	 * behind, and the next run removes it instead of adding another.
+	 */
+	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	if (mode == KEEP_MODE) {
+		struct stat st;
+
+		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			r = -errno;
+		else if (!S_ISREG(st.st_mode))
+			r = -WQ_ENOTREG;
+		if (r < 0) {
+			close(dfd);
+			return r;
+		}
+		mode = st.st_mode & 07777;
+	}
+	if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
+		r = -errno;
+		close(dfd);
+		return r;
+	}
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+	if (fd < 0) {
+		r = -errno;
+		close(dfd);
+		return r;
+	}
+	n = write(fd, data, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (r == 0 && (fsync(fd) < 0 || fchmod(fd, mode) < 0))
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	/* rename() replaces a symlink at the destination, it never writes through one */
+	if (r == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
+	return r;
+}
+
+int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
+		    const void *data)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	fill(f, data);
+	r = fclose(f) != 0 ? -ENOMEM : 0;
+	return r < 0 ? r : replace_data(root, rel, mode, buf ? buf : "", len);
+}
+
+int wq_root_unlink(const struct wq_root *root, const char *rel)
+{
+	_cleanup_free_ char *base = NULL;
+	int dfd, r = 0;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd == -ENOENT ? 0 : dfd;
+	if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
+		r = -errno;
+	close(dfd);
+	return r;
+}
+
+int wq_root_symlink(const struct wq_root *root, const char *target, const char *rel)
+{
+	_cleanup_free_ char *base = NULL;
+	int dfd, r = 0;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	if (symlinkat(target, dfd, base) < 0 && errno != EEXIST)
+		r = -errno;
+	close(dfd);
+	return r;
+}
+
+int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st)
+{
+	int fd = wq_root_open(root, rel, O_PATH);
+	int r = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+bool wq_root_exists(const struct wq_root *root, const char *rel)
+{
+	struct stat st;
+
+	return wq_root_stat(root, rel, &st) == 0;
+}
+
+DIR *wq_root_opendir(const struct wq_root *root, const char *rel)
+{
+	int fd = wq_root_open(root, rel, O_RDONLY | O_DIRECTORY);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
+int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size)
+{
+	_cleanup_free_ char *base = NULL;
+	ssize_t n;
+	int dfd;
+
+	/* Resolve the parent inside the root, then read the link itself. */
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	n = readlinkat(dfd, base, buf, size - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(dfd);
+	return (int)n;
+}
+
+char *wq_root_join(const struct wq_root *root, const char *rel)
+{
+	char *s = NULL;
+
+	while (*rel == '/')
+		rel++;
+	if (asprintf(&s, "%s%s%s", root->path, root->path[strlen(root->path) - 1] == '/' ? "" : "/", rel) < 0)
+		return NULL;
+	return s;
+}
+
+bool wq_path_is_canonical(const char *p)
+{
+	size_t len = strlen(p);
+
+	return p[0] == '/' && !strstr(p, "/../") && !strstr(p, "/./") && !strstr(p, "//") &&
+	       !(len >= 3 && !strcmp(p + len - 3, "/..")) && !(len >= 2 && !strcmp(p + len - 2, "/."));
+}
+
+int wq_root_devpath(const char *arg, char *out, size_t size)
+{
+	const char *p = strncmp(arg, "/sys/", 5) ? arg : arg + 4;
+	size_t len;
+
+	if (strncmp(p, "/devices/", 9) || !wq_path_is_canonical(p))
+		return -EINVAL;
+	len = strlen(p);
+	while (len > 9 && p[len - 1] == '/')
+		len--;
+	if (len + 4 >= size)
+		return -ENAMETOOLONG;
+	snprintf(out, size, "sys%.*s", (int)len, p);
+	return 0;
+}

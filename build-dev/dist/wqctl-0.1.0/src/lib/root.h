@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The root handle: every access to sysfs and procfs goes through here.
+ * Paths passed in are relative to the root ("sys/devices/..."); with a
+ * sysroot, symlinks inside the tree resolve inside the tree.
+ */
+#ifndef WQ_ROOT_H
+#define WQ_ROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* Relative locations of everything wqctl reads; the only place they live. */
+#define WQ_P_WQ "sys/devices/virtual/workqueue"
+#define WQ_P_BUS_WQ "sys/bus/workqueue/devices"
+#define WQ_P_PARAMS "sys/module/workqueue/parameters"
+#define WQ_P_CPU "sys/devices/system/cpu"
+#define WQ_P_NODE "sys/devices/system/node"
+#define WQ_P_OSRELEASE "proc/sys/kernel/osrelease"
+#define WQ_P_CMDLINE "proc/cmdline"
+#define WQ_P_MOUNTS "proc/self/mounts"
+#define WQ_P_KALLSYMS "proc/kallsyms"
+#define WQ_P_UDEV_DATA "run/udev/data"
+#define WQ_P_TRACEFS "sys/kernel/tracing"
+
+struct wq_root;
+
+/* Errors of our own, beyond errno's range: refused file types and contents. */
+#define WQ_ENOTREG 4096 /* not a regular file (a FIFO, a device, a directory) */
+#define WQ_ENUL 4097 /* a NUL byte inside a value */
+#define WQ_ENOTPOSSIBLE 4098 /* a CPU list names CPUs outside the possible ones */
+#define WQ_EBADCPUS 4099 /* a CPU list or mask file that does not parse */
+/* strerror() that also knows the WQ_E* codes above. */
+const char *wq_strerror(int e);
+
+/* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
+int wq_root_new(const char *sysroot, struct wq_root **out);
+void wq_root_free(struct wq_root *root);
+/* True for the live machine, false for a --sysroot tree. */
+bool wq_root_is_live(const struct wq_root *root);
+/* The sysroot directory as given, or "/" for the live system. */
+const char *wq_root_path(const struct wq_root *root);
+
+/* openat() below the root; returns an fd or -errno. */
+int wq_root_open(const struct wq_root *root, const char *rel, int flags);
+/* Read a whole file, strip one trailing newline; *out is malloc'ed. 0 or -errno. */
+int wq_root_read(const struct wq_root *root, const char *rel, char **out);
+/* Read a file into buf (NUL-terminated, trailing newline stripped). len or -errno. */
+int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, size_t size);
+/*
+ * Write value with one write() (O_WRONLY|O_TRUNC|O_NOFOLLOW), checking
+ * write() and close(). Returns 0 or -errno.
+ */
+int wq_root_write(const struct wq_root *root, const char *rel, const char *value);
+/*
+ * The one rule for files wqctl keeps or writes (state, profiles, dump output):
+ * O_CLOEXEC|O_NONBLOCK|O_NOCTTY, and only regular files (-WQ_ENOTREG for a
+ * FIFO, device or directory). Below a sysroot, paths resolve inside it
+ * (RESOLVE_IN_ROOT): no symlink leads out of the tree.
+ */
+/* Open a file below the root under that rule (mode for O_CREAT). fd or -errno. */
+int wq_root_open_file(const struct wq_root *root, const char *rel, int flags, mode_t mode);
+/* The same for a path outside any root (a --profile-dir the user named). fd or -errno. */
+int wq_file_open(const char *path, int flags, mode_t mode);
+/*
+ * Open a file named by a host path: below a sysroot's directory it resolves
+ * inside the tree, elsewhere (a --profile-dir) as wq_file_open. fd or -errno.
+ */
+int wq_root_open_path(const struct wq_root *root, const char *path, int flags);
+/* mkdir -p of a directory below the root, each level resolved inside it. 0 or -errno. */
+int wq_root_mkdirs(const struct wq_root *root, const char *reldir);
+/*
+ * Replace a file below the root: fill() writes a temporary in the same
+ * directory, which is fsync()ed, given mode and renamed over rel (a symlink
+ * there is replaced, never followed). 0 or -errno.
+ */
+int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
+		    const void *data);
+/* unlink a file below the root; 0 when it is not there. 0 or -errno. */
+int wq_root_unlink(const struct wq_root *root, const char *rel);
+/* symlink target at rel (its directory resolved below the root); 0 when it exists. 0 or -errno. */
+int wq_root_symlink(const struct wq_root *root, const char *target, const char *rel);
+int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st);
+bool wq_root_exists(const struct wq_root *root, const char *rel);
+/* opendir() below the root; NULL with errno set on failure. */
+DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
+/* readlink() below the root; NUL-terminated; length or -errno. */
+int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
+/* readlink() of a host path, resolved as wq_root_open_path() does. */
+int wq_root_readlink_path(const struct wq_root *root, const char *path, char *buf, size_t size);
+
+/* Absolute, without "//" and without "." or ".." components (a trailing "/" is allowed). */
+bool wq_path_is_canonical(const char *path);
+/*
+ * A device path as users write it, "/sys/devices/..." or "/devices/..." (a
+ * udev DEVPATH), as a root-relative "sys/devices/..." without a trailing
+ * slash. -EINVAL when it is not below /sys/devices or has "." or ".."
+ * components; -ENAMETOOLONG.
+ */
+int wq_root_devpath(const char *arg, char *out, size_t size);
+/* Absolute path of rel below the root ("/etc/..." live, "DIR/etc/..." in a sysroot). malloc'ed. */
+char *wq_root_join(const struct wq_root *root, const char *rel);
+
+#endif

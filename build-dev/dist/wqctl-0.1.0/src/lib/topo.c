@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "topo.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl.h"
+#include "macro.h"
+
+static const char *const scope_names[WQ_SCOPE_NR] = {
+    [WQ_SCOPE_CPU] = "cpu",   [WQ_SCOPE_SMT] = "smt",	    [WQ_SCOPE_CACHE] = "cache",
+    [WQ_SCOPE_NUMA] = "numa", [WQ_SCOPE_SYSTEM] = "system",
+};
+
+const char *wq_scope_name(enum wq_scope s)
+{
+	return s < WQ_SCOPE_NR ? scope_names[s] : NULL;
+}
+
+int wq_scope_from_name(const char *name)
+{
+	for (int i = 0; i < WQ_SCOPE_NR; i++)
+		if (streq(name, scope_names[i]))
+			return i;
+	return -1;
+}
+
+/*
+ * A cpumask the kernel never allocated prints through %*pbl / %*pb as
+ * "(null)", right-aligned in a field nr_cpu_ids wide: nohz_full on kernels
+ * built with CONFIG_NO_HZ_FULL=y and CONFIG_CPUMASK_OFFSTACK=y when the
+ * command line has no nohz_full= (Debian's 6.1 and 6.12). It means no CPUs.
+ */
+static bool is_null_mask(const char *s)
+{
+	s += strspn(s, " \t");
+	if (strncmp(s, "(null)", 6))
+		return false;
+	s += 6;
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
+/* Read a CPU list file, or its hex twin when only the map exists. */
+static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
+{
+	_cleanup_free_ char *s = NULL;
+	int r;
+
+	if (list) {
+		r = wq_root_read(root, list, &s);
+		if (r == 0) {
+			if (is_null_mask(s)) {
+				wq_cpuset_zero(out);
+				return 0;
+			}
+			r = wq_cpuset_parse_list(out, s);
+			return r == -EINVAL ? -WQ_EBADCPUS : r;
+		}
+		if (r != -ENOENT || !map)
+			return r;
+	}
+	if (!map)
+		return -ENOENT;
+	r = wq_root_read(root, map, &s);
+	if (r < 0)
+		return r;
+	if (is_null_mask(s)) {
+		wq_cpuset_zero(out);
+		return 0;
+	}
+	r = wq_cpuset_parse_hex(out, s);
+	return r == -EINVAL ? -WQ_EBADCPUS : r;
+}
+
+/*
+ * As read_cpus, for files with a fallback (a node's CPU links, a pod's
+ * kernel default): a missing file (-ENOENT) leaves the caller to fall back;
+ * any other failure names the file in why, so that a broken file is
+ * reported instead of silently giving other nodes or pods.
+ */
+static int read_group(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out, char *why,
+		      size_t whysz)
+{
+	int r = read_cpus(root, list, map, out);
+	struct stat st;
+
+	if (r < 0 && r != -ENOENT)
+		snprintf(why, whysz, "%s", wq_root_stat(root, list, &st) != -ENOENT ? list : map);
+	return r;
+}
+
+static int read_cpu_file(const struct wq_root *root, const char *name, struct wq_cpuset *out, bool optional)
+{
+	char path[128];
+	int r;
+
+	snprintf(path, sizeof(path), WQ_P_CPU "/%s", name);
+	r = read_cpus(root, path, NULL, out);
+	if (r == -ENOENT && optional) {
+		wq_cpuset_zero(out);
+		return 0;
+	}
+	return r;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+	const struct wq_node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int add_node(struct wq_topo *t, int id, struct wq_cpuset *cpus)
+{
+	struct wq_node *n = realloc(t->nodes, sizeof(*n) * (size_t)(t->nr_nodes + 1));
+
+	if (!n)
+		return -ENOMEM;
+	t->nodes = n;
+	t->nodes[t->nr_nodes].id = id;
+	t->nodes[t->nr_nodes].cpus = cpus;
+	t->nr_nodes++;
+	return 0;
+}
+
+static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t, char *why, size_t whysz)
+{
+	_cleanup_closedir_ DIR *d = wq_root_opendir(root, WQ_P_NODE);
+	struct dirent *de;
+	int r;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		char list[320], map[320], *end;
+		struct wq_cpuset *cpus;
+		long id;
+
+		if (strncmp(de->d_name, "node", 4) || !isdigit((unsigned char)de->d_name[4]))
+			continue;
+		id = strtol(de->d_name + 4, &end, 10);
+		if (*end || id > 65535)
+			continue;
+		snprintf(list, sizeof(list), WQ_P_NODE "/%s/cpulist", de->d_name);
+		snprintf(map, sizeof(map), WQ_P_NODE "/%s/cpumap", de->d_name);
+		cpus = wq_cpuset_new();
+		if (!cpus)
+			return -ENOMEM;
+		r = read_group(root, list, map, cpus, why, whysz);
+		if (r == -ENOENT) {
+			/* Neither file: fall back to the nodeN/cpuM links. */
+			_cleanup_closedir_ DIR *nd = NULL;
+			struct dirent *ce;
+			char dir[320];
+
+			snprintf(dir, sizeof(dir), WQ_P_NODE "/%s", de->d_name);
+			nd = wq_root_opendir(root, dir);
+			r = nd ? 0 : -errno;
+			while (nd && (ce = readdir(nd))) {
+				if (!strncmp(ce->d_name, "cpu", 3) && isdigit((unsigned char)ce->d_name[3])) {
+					r = wq_cpuset_set(cpus, (unsigned int)atoi(ce->d_name + 3));
+					if (r < 0)
+						break;
+				}
+			}
+		}
+		if (r < 0 || (r = add_node(t, (int)id, cpus)) < 0) {
+			wq_cpuset_free(cpus);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int nodes_from_libnuma(struct wq_topo *t)
+{
+	const struct wq_libnuma *N = wq_libnuma();
+	struct bitmask *bm;
+	int max, r = 0;
+
+	if (!N)
+		return -ELIBACC; /* the caller reads the tree instead */
+	if (N->numa_available() < 0)
+		return 0; /* no NUMA: the caller makes one node */
+	max = N->numa_max_node();
+	bm = N->numa_allocate_cpumask();
+	if (!bm)
+		return -ENOMEM;
+	for (int n = 0; n <= max && r == 0; n++) {
+		struct wq_cpuset *cpus;
+
+		if (!N->numa_bitmask_isbitset(*N->numa_all_nodes_ptr, (unsigned int)n) &&
+		    !N->numa_bitmask_isbitset(*N->numa_nodes_ptr, (unsigned int)n))
+			continue;
+		if (N->numa_node_to_cpus(n, bm) < 0)
+			continue;
+		cpus = wq_cpuset_new();
+		if (!cpus) {
+			r = -ENOMEM;
+			break;
+		}
+		for (unsigned int c = 0; c < bm->size && r == 0; c++)
+			if (N->numa_bitmask_isbitset(bm, c))
+				r = wq_cpuset_set(cpus, c);
+		if (r == 0)
+			r = add_node(t, n, cpus);
+		if (r < 0)
+			wq_cpuset_free(cpus);
+	}
+	N->numa_free_cpumask(bm);
+	t->numa_from_libnuma = true;
+	return r;
+}
+
+int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz)
+{
+	struct wq_topo *t = calloc(1, sizeof(*t));
+	int r, last;
+
+	if (!t)
+		return -ENOMEM;
+	t->possible = wq_cpuset_new();
+	t->online = wq_cpuset_new();
+	t->isolated = wq_cpuset_new();
+	t->nohz_full = wq_cpuset_new();
+	if (!t->possible || !t->online || !t->isolated || !t->nohz_full) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	snprintf(why, (size_t)whysz, WQ_P_CPU "/possible");
+	r = read_cpu_file(root, "possible", t->possible, false);
+	if (r == 0 && wq_cpuset_is_empty(t->possible))
+		r = -ENODATA;
+	if (r < 0)
+		goto fail;
+	snprintf(why, (size_t)whysz, WQ_P_CPU "/online");
+	r = read_cpu_file(root, "online", t->online, true);
+	if (r < 0)
+		goto fail;
+	if (!wq_root_exists(root, WQ_P_CPU "/online"))
+		wq_cpuset_copy(t->online, t->possible);
+	if (!wq_cpuset_subset(t->online, t->possible)) {
+		/* The kernel's online mask is within possible; a tree that says otherwise is broken. */
+		snprintf(why, (size_t)whysz, WQ_P_CPU "/online");
+		r = -WQ_ENOTPOSSIBLE;
+		goto fail;
+	}
+	snprintf(why, (size_t)whysz, WQ_P_CPU "/isolated");
+	r = read_cpu_file(root, "isolated", t->isolated, true);
+	if (r < 0)
+		goto fail;
+	snprintf(why, (size_t)whysz, WQ_P_CPU "/nohz_full");
+	r = read_cpu_file(root, "nohz_full", t->nohz_full, true);
+	if (r < 0)
+		goto fail;
+	last = wq_cpuset_last(t->possible);
+	t->nr_cpu_ids = (unsigned int)last + 1;
+
+	snprintf(why, (size_t)whysz, WQ_P_NODE);
+	r = use_libnuma ? nodes_from_libnuma(t) : -ELIBACC;
+	if (r == -ELIBACC)
+		r = nodes_from_tree(root, t, why, (size_t)whysz);
+	if (r < 0)
+		goto fail;
+	if (t->nr_nodes == 0) {
+		/* No node directory (or no NUMA): one node 0 holds every CPU. */
+		struct wq_cpuset *all = wq_cpuset_dup(t->possible);
+
+		if (!all || add_node(t, 0, all) < 0) {
+			wq_cpuset_free(all);
+			r = -ENOMEM;
+			goto fail;
+		}
+	}
+	qsort(t->nodes, (size_t)t->nr_nodes, sizeof(*t->nodes), node_cmp);
+	why[0] = '\0';
+	*out = t;
+	return 0;
+fail:
+	wq_topo_free(t);
+	return r;
+}
+
+static void pods_free(struct wq_pods *p)
+{
+	for (int i = 0; i < p->nr; i++)
+		wq_cpuset_free(p->pod[i].cpus);
+	free(p->pod);
+	free(p->cpu_pod);
+	p->pod = NULL;
+	p->cpu_pod = NULL;
+	p->nr = 0;
+}
+
+void wq_topo_free(struct wq_topo *t)
+{
+	if (!t)
+		return;
+	wq_cpuset_free(t->possible);
+	wq_cpuset_free(t->online);
+	wq_cpuset_free(t->isolated);
+	wq_cpuset_free(t->nohz_full);
+	for (int i = 0; i < t->nr_nodes; i++)
+		wq_cpuset_free(t->nodes[i].cpus);
+	free(t->nodes);
+	for (int i = 0; i < WQ_SCOPE_NR; i++)
+		pods_free(&t->pods[i]);
+	free(t);
+}
+
+int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu)
+{
+	for (int i = 0; i < t->nr_nodes; i++)
+		if (wq_cpuset_test(t->nodes[i].cpus, cpu))
+			return t->nodes[i].id;
+	return -1;
+}
+
+const struct wq_node *wq_topo_node(const struct wq_topo *t, int id)
+{
+	for (int i = 0; i < t->nr_nodes; i++)
+		if (t->nodes[i].id == id)
+			return &t->nodes[i];
+	return NULL;
+}
+
+int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out)
+{
+	int r = wq_cpuset_copy(out, t->online);
+
+	if (r < 0)
+		return r;
+	wq_cpuset_andnot(out, t->isolated);
+	wq_cpuset_andnot(out, t->nohz_full);
+	return 0;
+}
+
+/* A cache level file: 1 to 9, or -1. */
+static int level_of(const char *s)
+{
+	return s[0] >= '1' && s[0] <= '9' && !s[1] ? s[0] - '0' : -1;
+}
+
+/* The last-level cache siblings of a CPU: the highest cache level it has. */
+static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out, char *why, size_t whysz)
+{
+	_cleanup_closedir_ DIR *d = NULL;
+	unsigned long long leaves = 0;
+	int best_level = -1;
+	struct dirent *de;
+	char path[128];
+
+	wq_cpuset_zero(out);
+	/* The cache leaves this CPU has (one listing, not a probe per possible index). */
+	snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache", cpu);
+	d = wq_root_opendir(root, path);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long k;
+
+		if (strncmp(de->d_name, "index", 5))
+			continue;
+		k = strtol(de->d_name + 5, &end, 10);
+		if (end != de->d_name + 5 && !*end && k >= 0 && k < 64)
+			leaves |= 1ULL << k;
+	}
+	/* The highest level wins; the lowest index among equals. */
+	for (int k = 0; k < 64; k++) {
+		char list[128], map[128], buf[32];
+		int level, r;
+
+		if (!(leaves & (1ULL << k)))
+			continue;
+		snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache/index%d/level", cpu, k);
+		r = wq_root_read_buf(root, path, buf, sizeof(buf));
+		if (r == -ENOENT)
+			continue;
+		if (r < 0 || (level = level_of(buf)) < 0) {
+			snprintf(why, whysz, "%s", path);
+			return r < 0 ? r : -EINVAL;
+		}
+		if (level <= best_level)
+			continue;
+		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_list", cpu, k);
+		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_map", cpu, k);
+		r = read_group(root, list, map, out, why, whysz);
+		if (r == 0)
+			best_level = level;
+		else if (r != -ENOENT)
+			return r;
+	}
+	return best_level >= 0 ? 0 : -ENOENT;
+}
+
+static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope, int cpu,
+		    struct wq_cpuset *g, char *why, size_t whysz)
+{
+	char list[128], map[128];
+	const struct wq_node *n;
+	int r;
+
+	wq_cpuset_zero(g);
+	switch (scope) {
+	case WQ_SCOPE_CPU: return wq_cpuset_set(g, (unsigned int)cpu);
+	case WQ_SCOPE_SMT:
+		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/thread_siblings_list", cpu);
+		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/thread_siblings", cpu);
+		r = read_group(root, list, map, g, why, whysz);
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r < 0 || wq_cpuset_is_empty(g))
+			return wq_cpuset_set(g, (unsigned int)cpu);
+		return 0;
+	case WQ_SCOPE_CACHE:
+		n = wq_topo_node(t, wq_topo_cpu_node(t, (unsigned int)cpu));
+		r = llc_siblings(root, cpu, g, why, whysz);
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r < 0) {
+			/* No cache files: the package if it stays in the node, else the node. */
+			snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/core_siblings_list", cpu);
+			snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/core_siblings", cpu);
+			r = read_group(root, list, map, g, why, whysz);
+			if (r < 0 && r != -ENOENT)
+				return r;
+			if ((r < 0 || (n && !wq_cpuset_subset(g, n->cpus))) && n)
+				return wq_cpuset_copy(g, n->cpus);
+		} else if (n) {
+			/* The LLC sched domain never crosses a node. */
+			wq_cpuset_and(g, n->cpus);
+		}
+		if (wq_cpuset_is_empty(g))
+			return wq_cpuset_set(g, (unsigned int)cpu);
+		return 0;
+	case WQ_SCOPE_NUMA:
+		n = wq_topo_node(t, wq_topo_cpu_node(t, (unsigned int)cpu));
+		if (n)
+			return wq_cpuset_copy(g, n->cpus);
+		return wq_cpuset_set(g, (unsigned int)cpu);
+	case WQ_SCOPE_SYSTEM:
+	default: return wq_cpuset_copy(g, t->possible);
+	}
+}
+
+/*
+ * The pods of one scope, as init_pod_type(): a CPU joins the pod of the
+ * first lower possible CPU it shares with, else opens a new pod.
+ */
+static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, int *hint,
+		       struct wq_cpuset *g, char *why, size_t whysz)
+{
+	struct wq_pods *p = &t->pods[s];
+
+	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
+		hint[i] = -1;
+	wq_cpuset_for_each (cpu, t->possible) {
+		int first, r;
+
+		/*
+		 * Sharing a pod is symmetric (siblings lists, LLC ids): a CPU in
+		 * the group of a lower one joins its pod without reading files.
+		 */
+		if (hint[cpu] >= 0) {
+			cpu_pod[cpu] = hint[cpu];
+			r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = group_of(root, t, (enum wq_scope)s, cpu, g, why, whysz);
+		if (r < 0)
+			return r;
+		wq_cpuset_and(g, t->possible);
+		first = wq_cpuset_next(g, 0);
+		if (first >= 0 && first < cpu) {
+			cpu_pod[cpu] = cpu_pod[first];
+		} else {
+			struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
+
+			if (!np)
+				return -ENOMEM;
+			p->pod = np;
+			p->pod[p->nr].cpus = wq_cpuset_new();
+			p->pod[p->nr].node = -2;
+			if (!p->pod[p->nr].cpus)
+				return -ENOMEM;
+			cpu_pod[cpu] = p->nr++;
+		}
+		r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
+		if (r < 0)
+			return r;
+		wq_cpuset_for_each (other, g)
+			if (other > cpu && (unsigned int)other < t->nr_cpu_ids && hint[other] < 0)
+				hint[other] = cpu_pod[cpu];
+	}
+	for (int i = 0; i < p->nr; i++) {
+		int node = -2;
+
+		wq_cpuset_for_each (cpu, p->pod[i].cpus) {
+			int cn = wq_topo_cpu_node(t, (unsigned int)cpu);
+
+			if (node == -2)
+				node = cn;
+			else if (node != cn)
+				node = -1;
+		}
+		p->pod[i].node = s == WQ_SCOPE_SYSTEM ? -1 : node;
+	}
+	return 0;
+}
+
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz)
+{
+	_cleanup_free_ int *hint = calloc(t->nr_cpu_ids, sizeof(int));
+	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+
+	if (!hint || !g)
+		return -ENOMEM;
+	for (int s = 0; s < WQ_SCOPE_NR; s++) {
+		int r;
+
+		if ((scope >= 0 && s != scope) || t->pods_done[s])
+			continue;
+		t->pods[s].cpu_pod = malloc(sizeof(int) * t->nr_cpu_ids);
+		if (!t->pods[s].cpu_pod)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
+			t->pods[s].cpu_pod[i] = -1;
+		r = build_scope(root, t, s, t->pods[s].cpu_pod, hint, g, why, whysz);
+		if (r < 0) {
+			pods_free(&t->pods[s]);
+			return r;
+		}
+		t->pods_done[s] = true;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CPU and NUMA topology, and the affinity-scope pods derived from it
+ * (KERNEL.md §5). Read from the tree (any sysroot) or, live, nodes from libnuma.
+ */
+#ifndef WQ_TOPO_H
+#define WQ_TOPO_H
+
+#include <stdbool.h>
+
+#include "cpuset.h"
+#include "root.h"
+
+/* Affinity scopes in the kernel's enum order, without "default". */
+enum wq_scope {
+	WQ_SCOPE_CPU,
+	WQ_SCOPE_SMT,
+	WQ_SCOPE_CACHE,
+	WQ_SCOPE_NUMA,
+	WQ_SCOPE_SYSTEM,
+	WQ_SCOPE_NR,
+};
+
+struct wq_node {
+	int id;
+	struct wq_cpuset *cpus;
+};
+
+struct wq_pod {
+	struct wq_cpuset *cpus;
+	int node; /* -1: spans nodes (NUMA_NO_NODE) */
+};
+
+struct wq_pods {
+	int nr;
+	struct wq_pod *pod;
+	int *cpu_pod; /* pod index of each possible CPU (nr_cpu_ids entries; -1 for others) */
+};
+
+struct wq_topo {
+	struct wq_cpuset *possible, *online, *isolated, *nohz_full;
+	unsigned int nr_cpu_ids; /* highest possible CPU + 1 */
+	int nr_nodes;
+	struct wq_node *nodes; /* sorted by id; CPU-less nodes included */
+	bool numa_from_libnuma;
+	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
+	bool pods_done[WQ_SCOPE_NR];
+};
+
+/*
+ * Read the topology below root. use_libnuma takes the nodes from libnuma
+ * (live only). Returns 0 or -errno; *why names the file that failed.
+ */
+int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz);
+void wq_topo_free(struct wq_topo *t);
+/* Node of a CPU, or -1. */
+int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu);
+/* The node with this id, or NULL. */
+const struct wq_node *wq_topo_node(const struct wq_topo *t, int id);
+/* Online CPUs that are not isolated (isolcpus=) nor nohz_full. 0 or -ENOMEM. */
+int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out);
+/*
+ * Build the pods of one scope, or of every scope for -1, once each (needs
+ * root for SMT and cache files). 0 or -errno; why names a file that cannot
+ * be read (a missing one is not an error: the kernel's fallbacks apply).
+ */
+int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz);
+const char *wq_scope_name(enum wq_scope s);
+/* Scope by name, or -1. */
+int wq_scope_from_name(const char *name);
+
+#endif

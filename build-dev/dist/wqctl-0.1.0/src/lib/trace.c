@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "dl.h"
+#include "macro.h"
+#include "root.h"
+
+#define INSTANCE_PREFIX "wqctl-monitor-"
+
+static const char *const event_names[] = {
+    [WQ_EV_QUEUE] = "workqueue_queue_work",
+    [WQ_EV_ACTIVATE] = "workqueue_activate_work",
+    [WQ_EV_START] = "workqueue_execute_start",
+    [WQ_EV_END] = "workqueue_execute_end",
+};
+
+struct wq_trace {
+	const struct wq_libtrace *L;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	char name[64];
+	/* Event ids and the fields read from each (offsets come from the format files). */
+	int id[4];
+	struct tep_format_field *work[4];
+	struct tep_event *queue;
+	unsigned long long lost;
+	int err;
+	/* events of this drain plus the ones held back from the last (see wq_trace_read) */
+	struct held_ev *ev;
+	size_t nev, cap;
+	unsigned long long seq;
+};
+
+struct held_ev {
+	uint64_t ts, work;
+	unsigned long long seq; /* arrival order: keeps one CPU's order among equal times */
+	int ev, cpu;
+	char wq[32];
+};
+
+/*
+ * Hold back the events of the last REORDER_NS of a drain. A drain reads the
+ * CPUs' buffers one after another, so an event written on a CPU already read
+ * arrives with the next drain, after later events of other CPUs (a worker
+ * that slept may end an item on another CPU than it started it on). Holding
+ * back more than one drain takes keeps the events in time order.
+ */
+#define REORDER_NS 50000000ULL
+
+/*
+ * Instances a killed monitor left behind (SIGKILL cannot be caught): their
+ * pid no longer runs. Removing one stops and frees its buffers.
+ */
+static void remove_stale(struct wq_ctx *ctx, const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+
+	if (asprintf(&path, "%s/instances", dir) < 0 || !(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (errno || *end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* still running (EPERM: someone else's) */
+		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == 0)
+			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed the instance of a monitor that is gone", path,
+			       de->d_name);
+	}
+}
+
+/*
+ * The ring buffer's page header and the formats of the four events, nothing
+ * more. libtracefs' tracefs_local_events_system() would also parse
+ * /proc/kallsyms, saved_cmdlines and printk_formats for symbol and comm
+ * names that monitor never prints: 0.2 s of start-up on a desktop and over
+ * 2 s in an emulated 16-CPU guest, during which the first work is missed.
+ */
+static int load_formats(struct wq_ctx *ctx, struct wq_trace *t, const char *dir, char *why, size_t whysz)
+{
+	_cleanup_free_ char *path = NULL, *buf = NULL;
+	int r;
+
+	t->tep = t->L->tep_alloc();
+	if (!t->tep)
+		return -ENOMEM;
+	for (int i = -1; i < 4; i++) {
+		free(path);
+		free(buf);
+		path = buf = NULL;
+		if (asprintf(&path, i < 0 ? "%s/events/header_page" : "%s/events/workqueue/%s/format", dir,
+			     i < 0 ? "" : event_names[i]) < 0)
+			return -ENOMEM;
+		r = wq_root_read(ctx->root, path, &buf);
+		if (r < 0) {
+			snprintf(why, whysz, "%s: %s", path, wq_strerror(-r));
+			return r;
+		}
+		if (i < 0)
+			r = t->L->tep_parse_header_page(t->tep, buf, strlen(buf), (int)sizeof(long));
+		else
+			r = t->L->tep_parse_event(t->tep, buf, strlen(buf), "workqueue") ? -1 : 0;
+		if (r < 0) {
+			snprintf(why, whysz, "%s: cannot parse the format", path);
+			return -EINVAL;
+		}
+	}
+	t->L->tep_set_long_size(t->tep, t->L->tep_get_header_page_size(t->tep));
+	t->L->tep_set_cpus(t->tep, (int)sysconf(_SC_NPROCESSORS_CONF));
+	return 0;
+}
+
+const char *wq_trace_instance(const struct wq_trace *t)
+{
+	return t->name;
+}
+
+int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **out, char *why, size_t whysz)
+{
+	struct wq_trace *t;
+	const char *dir;
+	int r;
+
+	*out = NULL;
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
+		return -EINVAL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->L = wq_libtrace();
+	if (!t->L) {
+		snprintf(why, whysz, "libtracefs or libtraceevent cannot be loaded");
+		free(t);
+		return -ENOENT;
+	}
+	dir = t->L->tracefs_tracing_dir();
+	if (!dir || access(dir, F_OK) < 0) {
+		snprintf(why, whysz, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		free(t);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK) < 0) {
+		int e = errno;
+
+		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(e));
+		free(t);
+		return -e;
+	}
+	r = load_formats(ctx, t, dir, why, whysz);
+	if (r < 0) {
+		wq_trace_close(t);
+		return r;
+	}
+	for (int i = 0; i < 4; i++) {
+		struct tep_event *e = t->L->tep_find_event_by_name(t->tep, "workqueue", event_names[i]);
+
+		if (!e || !(t->work[i] = t->L->tep_find_field(e, "work"))) {
+			snprintf(why, whysz, "%s/events/workqueue/%s: missing or without a 'work' field", dir,
+				 event_names[i]);
+			wq_trace_close(t);
+			return -ENOENT;
+		}
+		t->id[i] = e->id;
+		if (i == WQ_EV_QUEUE)
+			t->queue = e;
+	}
+	if (!t->L->tep_find_field(t->queue, "workqueue")) {
+		snprintf(why, whysz, "workqueue_queue_work has no 'workqueue' field (kernel older than 5.12)");
+		wq_trace_close(t);
+		return -ENOTSUP;
+	}
+	remove_stale(ctx, dir);
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	t->inst = t->L->tracefs_instance_create(t->name);
+	if (!t->inst) {
+		int e = errno ? errno : EIO;
+
+		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, t->name, wq_strerror(e));
+		wq_trace_close(t);
+		return -e;
+	}
+	/* room for bursts between reads; a size the kernel refuses (memory) is said, not ignored */
+	if (t->L->tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
+		int e = errno ? errno : ENOMEM;
+
+		snprintf(why, whysz, "instances/%s: cannot size the buffers to %u KiB per CPU: %s", t->name, buffer_kb,
+			 wq_strerror(e));
+		wq_trace_close(t);
+		return -e;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (t->L->tracefs_event_enable(t->inst, "workqueue", event_names[i]) < 0) {
+			snprintf(why, whysz, "instances/%s: cannot enable workqueue/%s", t->name, event_names[i]);
+			wq_trace_close(t);
+			return -EIO;
+		}
+	}
+	t->L->tracefs_trace_on(t->inst);
+	*out = t;
+	return 0;
+}
+
+static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *data)
+{
+	struct wq_trace *t = data;
+	unsigned long long work = 0;
+	struct held_ev *h;
+	int ev = -1;
+
+	for (int i = 0; i < 4; i++)
+		if (e->id == t->id[i])
+			ev = i;
+	if (ev < 0)
+		return 0;
+	if (rec->missed_events > 0)
+		t->lost += (unsigned long long)rec->missed_events;
+	else if (rec->missed_events < 0)
+		t->lost++; /* dropped, count unknown */
+	if (t->L->tep_read_number_field(t->work[ev], rec->data, &work) < 0 || work == 0)
+		return 0;
+	if (t->nev == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct held_ev *n = realloc(t->ev, cap * sizeof(*n));
+
+		if (!n) {
+			t->err = -ENOMEM;
+			return 1; /* stop */
+		}
+		t->ev = n;
+		t->cap = cap;
+	}
+	h = &t->ev[t->nev++];
+	h->ts = rec->ts;
+	h->work = work;
+	h->seq = t->seq++;
+	h->ev = ev;
+	h->cpu = cpu;
+	h->wq[0] = '\0';
+	if (ev == WQ_EV_QUEUE) {
+		int len = 0;
+		const char *s = t->L->tep_get_field_raw(NULL, e, "workqueue", rec, &len, 0);
+
+		if (s && len > 0)
+			snprintf(h->wq, sizeof(h->wq), "%.*s", (int)strnlen(s, (size_t)len), s);
+	}
+	return 0;
+}
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held_ev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Feed the held events up to cutoff (all with flush) in time order; keep the rest. */
+static int feed(struct wq_trace *t, struct wq_mon *m, uint64_t cutoff, bool flush)
+{
+	size_t i, keep;
+
+	if (t->nev > 1)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_held);
+	for (i = 0; i < t->nev && (flush || t->ev[i].ts <= cutoff); i++) {
+		const struct held_ev *h = &t->ev[i];
+
+		if (wq_mon_event_cpu(m, (enum wq_mon_ev)h->ev, h->ts, h->work, h->wq[0] ? h->wq : "?", h->cpu) < 0)
+			return -ENOMEM;
+	}
+	keep = t->nev - i;
+	if (keep && i)
+		memmove(t->ev, t->ev + i, keep * sizeof(*t->ev));
+	t->nev = keep;
+	return 0;
+}
+
+int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost)
+{
+	size_t before = t->nev;
+	uint64_t newest = 0;
+
+	t->lost = 0;
+	t->err = 0;
+	if (t->L->tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0 && !t->err)
+		t->err = -EIO;
+	*lost = t->lost;
+	if (t->err)
+		return t->err;
+	for (size_t i = before; i < t->nev; i++)
+		if (t->ev[i].ts > newest)
+			newest = t->ev[i].ts;
+	/* An empty drain: every buffer was empty, nothing older can still come. */
+	if (t->nev == before)
+		return feed(t, m, 0, true);
+	return feed(t, m, newest > REORDER_NS ? newest - REORDER_NS : 0, false);
+}
+
+int wq_trace_flush(struct wq_trace *t, struct wq_mon *m)
+{
+	unsigned long long lost;
+	int r = wq_trace_read(t, m, &lost);
+
+	return r < 0 ? r : feed(t, m, 0, true);
+}
+
+void wq_trace_close(struct wq_trace *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		t->L->tracefs_event_disable(t->inst, "workqueue", NULL);
+		t->L->tracefs_instance_destroy(t->inst);
+		t->L->tracefs_instance_free(t->inst);
+	}
+	if (t->tep)
+		t->L->tep_free(t->tep);
+	free(t->ev);
+	free(t);
+}

@@ -1,0 +1,468 @@
+#!/usr/bin/env bats
+# Profiles: parsing, merge rules, apply/verify/revert/snapshot/dump, faults, concurrency.
+load helpers
+
+setup() {
+	use_tree vmware_fpe 6.18.0
+	PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD"
+	BEFORE=$(tree_sum)
+}
+
+# prof NAME: profile text from stdin into the test profile dir
+prof() { cat >"$PD/$1.conf"; }
+wqp() { wq --profile-dir "$PD" "$@"; }
+val() { cat "$(WQDIR)/$1"; }
+
+# bad_profile LINE MESSAGE: the profile 'bad' is refused with FILE:LINE, exit 2, nothing written
+bad_profile() {
+	run wqp apply --profile bad
+	assert_equal "$status" 2
+	assert_output --partial "$PD/bad.conf:$1: $2"
+	assert_output --partial "nothing applied"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "round trip: snapshot, change, apply the snapshot, identical tree" {
+	wq snapshot >"$PD/snap.conf"
+	run wq set writeback max_active=64 cpumask=0-3 nice=5 affinity_strict=1
+	assert_success
+	run wq set --force blkcg_punt_bio max_active=7
+	run wq knob watchdog_thresh=7 cpumask=0-7
+	assert_success
+	refute [ "$(tree_sum)" = "$BEFORE" ]
+	run wqp apply --profile snap
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "snapshot is a valid profile that verifies ok against the state it came from" {
+	wq snapshot >"$PD/snap.conf"
+	run wqp verify --profile snap
+	assert_success
+	refute_output --partial drift
+	assert_line --regexp '^writeback/max_active +ok +1024 +1024 +-$'
+}
+
+@test "later profiles override earlier ones" {
+	printf '[workqueue writeback]\nmax_active = 10\nnice = 1\n' | prof p1
+	printf '[workqueue writeback]\nmax_active = 20\n' | prof p2
+	run wqp apply --profile p1 --profile p2
+	assert_success
+	assert_equal "$(val writeback/max_active)" 20
+	assert_equal "$(val writeback/nice)" 1
+}
+
+@test "a later section of the same file overrides an earlier one" {
+	printf '[workqueue writeback]\nmax_active = 10\n[workqueue writeback]\nmax_active = 11\n' | prof p
+	run wqp apply --profile p
+	assert_equal "$(val writeback/max_active)" 11
+}
+
+@test "a section naming the workqueue exactly beats a glob, whatever the order" {
+	printf '[workqueue writeback]\nmax_active = 30\n[workqueue writ*]\nmax_active = 40\nnice = 3\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	assert_equal "$(val writeback/max_active)" 30
+	assert_equal "$(val writeback/nice)" 3
+	printf '[workqueue *]\nmax_active = 50\n' | prof q
+	run wqp apply --profile p --profile q
+	assert_equal "$(val writeback/max_active)" 30
+	assert_equal "$(val blkcg_punt_bio/max_active)" 50
+}
+
+@test "includes: parents first, optional '-name', each profile once" {
+	printf '[workqueue writeback]\nnice = 1\nmax_active = 7\n' | prof base
+	printf '[profile]\ninclude = base\n[workqueue writeback]\nmax_active = 9\n' | prof mid
+	printf '[profile]\ninclude = base, mid, -not-there\n[workqueue writeback]\nnice = 2\n' | prof child
+	run wqp apply --profile child
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val writeback/max_active)" 9
+	run wqp profile show child
+	assert_success
+	assert_line --index 0 --partial "# base: $PD/base.conf"
+	assert_line --index 1 --partial "# mid: $PD/mid.conf"
+	assert_line --index 2 --partial "# child: $PD/child.conf"
+}
+
+@test "search path: /etc beats /run beats the vendor directory; a /dev/null link masks" {
+	etc=$ROOT/etc/wqctl/profiles run_=$ROOT/run/wqctl/profiles
+	mkdir -p "$etc" "$run_"
+	printf '[workqueue writeback]\nmax_active = 11\n' >"$run_/site.conf"
+	run wq apply --profile site
+	assert_success
+	assert_equal "$(val writeback/max_active)" 11
+	printf '[workqueue writeback]\nmax_active = 12\n' >"$etc/site.conf"
+	run wq apply --profile site
+	assert_equal "$(val writeback/max_active)" 12
+	rm "$etc/site.conf"
+	ln -s /dev/null "$etc/site.conf"
+	run wq apply --profile site
+	assert_equal "$status" 2
+	assert_output --partial "site: profile is masked"
+	run wq profile list -r -n -o NAME
+	assert_success
+	refute_output --partial site
+}
+
+@test "profile use persists the active set atomically; apply and verify use it" {
+	printf '[profile]\ndescription = test one\n[workqueue writeback]\nmax_active = 21\n' | prof one
+	run wqp profile use one
+	assert_success
+	assert_equal "$(grep -v '^#' "$ROOT/etc/wqctl/active-profiles")" "one"
+	run wqp profile current
+	assert_output "one"
+	run wqp profile list -r -n -o NAME
+	assert_line one
+	run wqp verify
+	assert_equal "$status" 3
+	assert_line --regexp '^writeback/max_active +drift +21 +1024 +-$'
+	run wqp apply
+	assert_success
+	assert_equal "$(val writeback/max_active)" 21
+	run wqp verify
+	assert_success
+}
+
+@test "profile use refuses an invalid profile and keeps the old active set" {
+	printf '[workqueue writeback]\nmax_active = 21\n' | prof one
+	printf '[workqueue writeback]\nmax_active = 0\n' | prof bad
+	wqp profile use one
+	run wqp profile use bad
+	assert_equal "$status" 2
+	assert_equal "$(grep -v '^#' "$ROOT/etc/wqctl/active-profiles")" "one"
+}
+
+@test "verify: absent patterns are never ok (exit 3), unsupported is not drift" {
+	printf '[workqueue nvme-wq]\nmax_active = 4\n[workqueue ib-comp-wq]\nnice = 1\n' | prof p
+	run wqp verify --profile p
+	assert_equal "$status" 3
+	assert_line --regexp '^nvme-wq +absent '
+	assert_line --regexp '^ib-comp-wq/nice +unsupported '
+}
+
+@test "apply --dry-run prints the plan, root mask first, and writes nothing" {
+	printf '[workqueue writeback]\ncpumask = node:1\n[global]\ncpumask = 0-7\n' | prof p
+	run wqp apply --dry-run --profile p -r -n -o OBJECT,OLD,NEW
+	assert_success
+	assert_line --index 0 "cpumask 0-31 0-7"
+	assert_line --index 1 "writeback/cpumask 0-31 4-7"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "revert restores originals but leaves a foreign change alone" {
+	printf '[workqueue writeback]\nmax_active = 64\nnice = 4\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	echo 32 >"$(WQDIR)/writeback/max_active"   # someone else
+	run wq revert
+	assert_success
+	assert_output --partial "writeback/max_active: left alone: changed since wqctl wrote '64' (now '32')"
+	assert_equal "$(val writeback/nice)" 0
+	assert_equal "$(val writeback/max_active)" 32
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
+@test "revert keeps the first original across several applies" {
+	printf '[workqueue writeback]\nmax_active = 64\n' | prof a
+	printf '[workqueue writeback]\nmax_active = 65\n' | prof b
+	wqp apply --profile a
+	wqp apply --profile b
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "apply --workqueue touches one workqueue and no globals" {
+	printf '[global]\ncpumask = 0-7\n[workqueue *]\nnice = 2\n' | prof p
+	run wqp apply --profile p --workqueue writeback
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	assert_equal "$(val cpumask)" ffffffff
+}
+
+@test "no active set: apply does nothing and succeeds" {
+	run wqp apply
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "32 concurrent applies end in the profile's state with no torn values" {
+	printf '[global]\ncpumask = 0-15\n[workqueue writeback]\nmax_active = 77\ncpumask = 0-3,8\nnice = -3\n[workqueue blkcg_punt_bio]\nmax_active = 5\n' | prof p
+	pids=()
+	for i in $(seq 32); do
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p 2>>"$BATS_TEST_TMPDIR/err" &
+		pids+=($!)
+	done
+	fails=0
+	for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
+	assert_equal "$fails" 0
+	run wqp verify --profile p
+	assert_success
+	assert_equal "$(val writeback/max_active)" 77
+	assert_equal "$(val writeback/cpumask)" 0000010f
+	assert_equal "$(val cpumask)" 0000ffff
+}
+
+@test "fault injection: the N-th write fails (EINVAL EACCES EIO ENOENT), the tree is restored" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	# five changes: root mask, writeback max_active/cpumask/nice, blkcg_punt_bio max_active
+	printf '[global]\ncpumask = 0-15\n[workqueue writeback]\nmax_active = 77\ncpumask = 0-3\nnice = -3\n[workqueue blkcg_punt_bio]\nmax_active = 5\n' | prof p
+	for e in EINVAL EACCES EIO ENOENT; do
+		for n in 1 2 3 4 5; do
+			run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=$n FAILWRITE_ERRNO=$e \
+				"$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+			assert_equal "$e/$n: $status" "$e/$n: 1"
+			assert_output --partial "write failed"
+			assert_equal "$e/$n: $(tree_sum)" "$e/$n: $BEFORE"
+			[ ! -e "$ROOT/run/wqctl/journal" ] || fail "$e/$n: journal left behind"
+		done
+	done
+	# the sixth write does not exist: the apply succeeds
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=6 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+	assert_success
+}
+
+@test "dump DIR reproduces show, explain and check elsewhere" {
+	run wq dump "$BATS_TEST_TMPDIR/dump"
+	assert_success
+	for args in "show -o NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,NICE,EFFECTIVE_CPUS" "explain writeback" "check" "topology -J" "knob -o NAME,VALUE"; do
+		a=$(wq $args)
+		b=$("$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" $args)
+		assert_equal "$b" "$a"
+	done
+}
+
+@test "apply --udev: the event's workqueue only; foreign events exit 0" {
+	printf '[global]\ncpumask = 0-7\n[workqueue *]\nnice = 2\n' | prof p
+	run env ACTION=add SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val writeback/nice)" 2
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	assert_equal "$(val cpumask)" ffffffff
+	run env ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/blkcg_punt_bio \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	run env ACTION=add SUBSYSTEM=net DEVPATH=/devices/virtual/net/lo \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+}
+
+@test "check --profile reports what a profile would do" {
+	printf '[workqueue writeback]\nmax_active = 4\ncpumask = 0-3,16\n[workqueue ib-comp-wq]\ncpumask = 0\n[workqueue zz*]\nnice = 1\n' | prof p
+	run wqp check --profile p -r -n -o SEVERITY,CODE,TARGET
+	assert_equal "$status" 0
+	assert_line "warning min-active-lowered writeback"
+	assert_line "info cpumask-offline writeback"
+	assert_line "info unsupported ib-comp-wq/cpumask"
+	assert_line "info absent zz*"
+	run wqp check --strict --profile p
+	assert_equal "$status" 3
+}
+
+@test "shipped profiles are clean under check --strict --profile on every fixture and era" {
+	for d in arm-A510-A710-A715-X3 ppc64-POWER7-64cpu s390-lpar vmware_fpe x86_64-64cpu x86_64-dell_e4310 loongarch-kvm_on_loongson_3c6000; do
+		for k in 6.1.0 6.8.0 6.18.0; do
+			use_tree "$d" "$k"
+			for p in numa-local legacy-numa cpu-partitioning storage-sane-limits iscsi-nic-local; do
+				# each profile's 'kernels' line: affinity scopes from 6.6, kcryptd in sysfs from 6.10
+				want=0
+				case $p:$k in numa-local:6.1.0 | legacy-numa:6.1.0 | storage-sane-limits:6.[18].0) want=3 ;; esac
+				run wq --profile-dir "$TOP/profiles" check --strict --profile "$p"
+				assert_equal "$d $k $p: $status" "$d $k $p: $want"
+				if [ "$want" = 3 ]; then
+					run wq --profile-dir "$TOP/profiles" check --profile "$p" -r -n -o SEVERITY,CODE
+					assert_line "warning profile-kernels"
+				fi
+			done
+		done
+	done
+	run wq --profile-dir "$TOP/profiles" profile list -r -n -o NAME
+	assert_output "cpu-partitioning
+iscsi-nic-local
+legacy-numa
+numa-local
+storage-sane-limits"
+}
+
+@test "apply --boot: quiet but for one summary line (the boot unit's journal line)" {
+	printf '[workqueue writeback]\nmax_active = 64\nnice = 0\n' | prof p
+	# the fixture's writeback has max_active 1024 and nice 0: one write, one already set
+	run wqp apply --boot --profile p
+	assert_success
+	assert_output "wqctl: boot: profiles p: 2 settings, 1 written, 1 already set"
+	run wqp apply --boot --profile p
+	assert_output "wqctl: boot: profiles p: 2 settings, 0 written, 2 already set"
+	run wq apply --boot
+	assert_success
+	assert_output "wqctl: boot: no active profiles, nothing to apply"
+}
+
+@test "kernels: outside the range every setting of that profile is unsupported, with the reason" {
+	printf '[profile]\nkernels = 6.10-\n[global]\ndefault_affinity_scope = numa\n[workqueue writeback]\nnice = 3\n[workqueue zz*]\nnice = 1\n' | prof new
+	printf '[profile]\ninclude = new\nkernels = -6.8\n[workqueue blkcg_punt_bio]\nnice = 2\n' | prof old
+	use_tree vmware_fpe 6.8.4
+	BEFORE=$(tree_sum)
+	run wqp verify --profile new -P -o TARGET,STATUS,REASON
+	assert_success
+	r='REASON="profile new is for kernels 6.10-; this is 6.8.4"'
+	assert_line "TARGET=\"default_affinity_scope\" STATUS=\"unsupported\" $r"
+	assert_line "TARGET=\"writeback/nice\" STATUS=\"unsupported\" $r"
+	# a section that would reach nothing is expected to outside its kernels: not 'absent'
+	assert_line "TARGET=\"zz*\" STATUS=\"unsupported\" $r"
+	run wqp apply --profile new
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# the range is the including profile's own: its include keeps its own range
+	run wqp apply --profile old
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 2
+	assert_equal "$(val writeback/nice)" 0
+	run wqp check --profile old -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning profile-kernels $PD/new.conf"
+	refute_line --partial "$PD/old.conf"
+	# inside the range (6.18) the same profile applies
+	use_tree vmware_fpe 6.18.0
+	run wqp apply --profile new
+	assert_success
+	assert_equal "$(val writeback/nice)" 3
+	run wqp verify --profile old -r -n -o TARGET,STATUS
+	assert_line "blkcg_punt_bio/nice unsupported"
+	assert_line "writeback/nice ok"
+}
+
+@test "kernels: bounds as written (6.6-6.8 takes 6.8.12, not 6.9; a patch-level bound is exact)" {
+	printf '[profile]\nkernels = 6.6-6.8\n[workqueue writeback]\nnice = 3\n' | prof b
+	printf '[profile]\nkernels = 6.6.25-6.6.30\n[workqueue writeback]\nnice = 3\n' | prof c
+	printf '[profile]\nkernels = 6.12\n[workqueue writeback]\nnice = 3\n' | prof d
+	for k in 6.5.9:b:unsupported 6.6.0:b:ok 6.8.12:b:ok 6.9.0:b:unsupported \
+		6.6.24:c:unsupported 6.6.25:c:ok 6.6.30:c:ok 6.6.31:c:unsupported \
+		6.11.0:d:unsupported 6.12.95:d:ok 6.13.0:d:unsupported; do
+		IFS=: read -r rel p want <<<"$k"
+		run wqp --kernel "$rel" verify --profile "$p" -r -n -o STATUS
+		case $want in ok) assert_equal "$rel $p: $output" "$rel $p: drift" ;; *) assert_equal "$rel $p: $output" "$rel $p: $want" ;; esac
+	done
+}
+
+@test "--profile PATH: a file outside the search path, named by its base name; includes from the search path" {
+	mkdir -p "$BATS_TEST_TMPDIR/elsewhere"
+	printf '[workqueue blkcg_punt_bio]\nnice = 4\n' | prof base
+	printf '[profile]\ninclude = base\n[workqueue writeback]\nnice = 3\n' >"$BATS_TEST_TMPDIR/elsewhere/mine.conf"
+	run wqp apply --profile "$BATS_TEST_TMPDIR/elsewhere/mine.conf"
+	assert_success
+	assert_equal "$(val writeback/nice)" 3
+	assert_equal "$(val blkcg_punt_bio/nice)" 4
+	# relative to the working directory; verify names the file it read
+	cd "$BATS_TEST_TMPDIR"
+	run wqp verify --profile elsewhere/mine.conf -r -n -o TARGET,STATUS,SOURCE
+	assert_success
+	assert_line "writeback/nice ok elsewhere/mine.conf:4"
+	# without a '/' it is a name in the search path, and the error says how to name a file
+	run wqp apply --profile mine.conf
+	assert_equal "$status" 2
+	assert_output --partial "mine.conf: no such profile (for a file, write ./mine.conf)"
+	run wqp apply --profile ./nope.conf
+	assert_equal "$status" 2
+	assert_output --partial "./nope.conf: cannot open: No such file or directory"
+}
+
+@test "set and knob are journaled: revert undoes them, keeping the first original" {
+	run wq set writeback max_active=64 nice=3
+	assert_success
+	run wq set writeback nice=5
+	run wq knob watchdog_thresh=11
+	assert_success
+	# three entries, the originals as the fixture has them (1024, 0, 30)
+	run cat "$ROOT/run/wqctl/journal"
+	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/nice\t0\t0\t5')"
+	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t64')"
+	assert_line "$(printf 'sys/module/workqueue/parameters/watchdog_thresh\t0\t30\t11')"
+	run wq revert
+	assert_success
+	assert_output ""
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# a dry run journals nothing
+	run wq set --dry-run writeback nice=1
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
+@test "profile use names the next step; --now applies; revert says the set stays active; profile off ends it" {
+	printf '[workqueue writeback]\nnice = 6\n' | prof p
+	run wqp profile use p
+	assert_success
+	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now"
+	assert_equal "$(val writeback/nice)" 0
+	run wqp profile use --now p
+	assert_success
+	assert_equal "$(val writeback/nice)" 6
+	run wqp revert
+	assert_success
+	assert_output "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_equal "$(val writeback/nice)" 0
+	run wqp apply
+	assert_equal "$(val writeback/nice)" 6
+	run wqp profile off
+	assert_success
+	assert_output ""
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp profile current
+	assert_output ""
+	run wqp apply -v
+	assert_success
+	assert_output --partial "no active profiles"
+	run wqp profile off --now
+	assert_equal "$status" 2
+}
+
+@test "when: a section counts only where its conditions hold; earlier sections keep their values" {
+	printf '[workqueue writeback]\nmax_active = 64\n[workqueue writeback]\nwhen = nodes >= 8\nmax_active = 256\n[workqueue writeback]\nwhen = kernel >= 6.9, cpus > 4\nnice = 1\n[workqueue blkcg*]\nwhen = kernel < 6.9\nnice = 3\n[workqueue zz*]\nwhen = nodes >= 99\nnice = 2\n' | prof c
+	# vmware_fpe: 4 nodes, 16 online CPUs; 6.18
+	run wqp apply --profile c
+	assert_success
+	assert_equal "$(val writeback/max_active)" 64
+	assert_equal "$(val writeback/nice)" 1
+	assert_equal "$(val blkcg_punt_bio/nice)" 0
+	# the left-out sections are neither settings nor absent: verify is clean
+	run wqp verify --profile c -r -n -o TARGET,STATUS
+	assert_success
+	assert_output "writeback/max_active ok
+writeback/nice ok"
+	run wqp check --profile c -r -n -o SEVERITY,CODE,TARGET
+	assert_line "info when-false writeback"
+	assert_line "info when-false blkcg*"
+	assert_line "info when-false zz*"
+	# on 6.8 with the same tree the kernel conditions turn around
+	run wqp --kernel 6.8.4 apply --profile c
+	assert_success
+	assert_equal "$(val blkcg_punt_bio/nice)" 3
+}
+
+@test "apply says what it changed, or that there was nothing to change; -q silences it" {
+	printf '[workqueue writeback]\nnice = 3\ncpumask = 0-3\n' | prof p
+	run wqp apply --profile p
+	assert_success
+	# the fixture's writeback: nice 0, every one of the 32 possible CPUs
+	assert_output "writeback/cpumask: 0-31 -> 0-3
+writeback/nice: 0 -> 3"
+	run wqp apply --profile p
+	assert_output "nothing to change"
+	run wqp -q apply --profile p
+	assert_output ""
+}
+
+@test "an unknown profile name says the nearest one in the search path" {
+	printf '[workqueue writeback]\nnice = 1\n' | prof storage-limits
+	run wqp apply --profile storage-limts
+	assert_equal "$status" 2
+	assert_output "wqctl: storage-limts: no such profile; did you mean 'storage-limits'?"
+	run wqp profile use storagelimits
+	assert_output "wqctl: storagelimits: no such profile; did you mean 'storage-limits'?"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp apply --profile zzzz
+	assert_output --partial "zzzz: no such profile"
+	refute_output --partial "did you mean"
+}

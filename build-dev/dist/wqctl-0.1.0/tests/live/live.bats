@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# Live tier: the real kernel's /sys. Every value changed is restored in
+# teardown, even when a test fails.
+bats_load_library bats-support
+bats_load_library bats-assert
+
+WQ=/sys/devices/virtual/workqueue
+
+setup_file() {
+	[ -d "$WQ/writeback" ] || skip "no writeback workqueue in sysfs"
+	[ -w "$WQ/writeback/max_active" ] || skip "not root"
+	grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent: >"$BATS_FILE_TMPDIR/orig"
+}
+
+setup() {
+	SAVED="$BATS_TEST_TMPDIR/saved"
+	: >"$SAVED"
+	for f in writeback/max_active writeback/cpumask writeback/affinity_scope writeback/affinity_strict \
+		writeback/nice blkcg_punt_bio/max_active cpumask; do
+		[ -f "$WQ/$f" ] && printf '%s\t%s\n' "$f" "$(cat "$WQ/$f")" >>"$SAVED"
+	done
+}
+
+teardown() {
+	local f v
+	while IFS=$'\t' read -r f v; do
+		case $v in default\ *) v=default ;; esac
+		[ "$(cat "$WQ/$f")" = "$v" ] && continue
+		echo "$v" >"$WQ/$f" || echo "# could not restore $f" >&3
+	done <"$SAVED"
+}
+
+@test "live: show lists writeback and blkcg_punt_bio with MAX_INFLIGHT" {
+	run "$WQCTL" show -P -o NAME,MAX_ACTIVE,MAX_INFLIGHT writeback blkcg_punt_bio
+	assert_success
+	# one node: era C puts every CPU on node 0, whose limit is max_active (KERNEL.md §4.6 ex. 1)
+	m=$(cat $WQ/writeback/max_active)
+	assert_line "NAME=\"writeback\" MAX_ACTIVE=\"$m\" MAX_INFLIGHT=\"$m\""
+	m=$(cat $WQ/blkcg_punt_bio/max_active)
+	assert_line "NAME=\"blkcg_punt_bio\" MAX_ACTIVE=\"$m\" MAX_INFLIGHT=\"$m\""
+}
+
+@test "live: set max_active, the kernel accepts it, restore" {
+	run "$WQCTL" set writeback max_active=64
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" 64
+}
+
+@test "live: set cpumask as a CPU list, the kernel stores the hex mask" {
+	run "$WQCTL" set writeback cpumask=0
+	assert_success
+	# CPU 0 only: bit 0; the kernel pads to nr_cpu_ids (2 CPUs -> one digit)
+	nr=$(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))
+	digits=$(( nr % 32 ? (nr % 32 + 3) / 4 : 8 ))
+	chunks=$(( (nr + 31) / 32 ))
+	want=$(printf "%0${digits}x" 1)
+	[ "$chunks" -gt 1 ] && want=$(printf "%0${digits}x" 0)$(for ((i = 1; i < chunks - 1; i++)); do printf ',00000000'; done),00000001
+	assert_equal "$(cat $WQ/writeback/cpumask)" "$want"
+}
+
+@test "live: set affinity_scope and strict, the kernel accepts them" {
+	run "$WQCTL" set writeback affinity_scope=numa affinity_strict=1
+	assert_success
+	assert_equal "$(cat $WQ/writeback/affinity_scope)" numa
+	assert_equal "$(cat $WQ/writeback/affinity_strict)" 1
+	run "$WQCTL" set writeback affinity_scope=default
+	assert_success
+	assert_equal "$(cat $WQ/writeback/affinity_scope)" "default ($(cat /sys/module/workqueue/parameters/default_affinity_scope))"
+}
+
+@test "live: set nice, the kernel accepts it" {
+	run "$WQCTL" set writeback nice=5
+	assert_success
+	assert_equal "$(cat $WQ/writeback/nice)" 5
+}
+
+@test "live: a value the kernel would clamp is refused before writing" {
+	before=$(cat $WQ/writeback/max_active)
+	run "$WQCTL" set writeback max_active=100000
+	assert_equal "$status" 2
+	assert_equal "$(cat $WQ/writeback/max_active)" "$before"
+}
+
+@test "live: read-only per_cpu cannot be write-opened even by root (EACCES)" {
+	run bash -c "echo 1 > $WQ/writeback/per_cpu"
+	assert_failure
+	assert_output --partial "Permission denied"
+}
+
+@test "live: libnuma and the sysfs tree reader agree on the topology" {
+	run "$WQCTL" topology -J
+	assert_success
+	live=$output
+	run "$WQCTL" --sysroot / topology -J
+	assert_success
+	assert_equal "$output" "$live"
+}
+
+@test "live: knob lists the kernel's parameters, unknown ones raw" {
+	run "$WQCTL" knob -r -n -o NAME
+	assert_success
+	for p in /sys/module/workqueue/parameters/*; do
+		assert_line "$(basename "$p")"
+	done
+}
+
+@test "live: get --hex matches the kernel's file" {
+	run "$WQCTL" get -n --hex writeback cpumask
+	assert_equal "$output" "$(cat $WQ/writeback/cpumask)"
+}
+
+@test "live: apply a profile to writeback, verify, revert: the kernel's values come back" {
+	pd=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$pd"
+	printf '[workqueue writeback]\nmax_active = 48\nnice = 3\naffinity_scope = numa\n' >"$pd/live.conf"
+	before=$(grep . $WQ/writeback/max_active $WQ/writeback/nice $WQ/writeback/affinity_scope)
+	run "$WQCTL" --profile-dir "$pd" apply --profile live
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" 48
+	assert_equal "$(cat $WQ/writeback/nice)" 3
+	assert_equal "$(cat $WQ/writeback/affinity_scope)" numa
+	run "$WQCTL" --profile-dir "$pd" verify --profile live
+	assert_success
+	run "$WQCTL" revert
+	assert_success
+	assert_equal "$(grep . $WQ/writeback/max_active $WQ/writeback/nice $WQ/writeback/affinity_scope)" "$before"
+	run "$WQCTL" --profile-dir "$pd" verify --profile live
+	assert_equal "$status" 3
+}
+
+@test "live: dump of this machine reproduces show and explain" {
+	run "$WQCTL" dump "$BATS_TEST_TMPDIR/dump"
+	assert_success
+	for args in "show -o NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,NICE" "explain writeback" "check"; do
+		assert_equal "$("$WQCTL" --sysroot "$BATS_TEST_TMPDIR/dump" $args)" "$("$WQCTL" $args)"
+	done
+}
+
+@test "live: the tier left /sys/devices/virtual/workqueue as it found it" {
+	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
+	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"
+}
+
+@test "live: not root, a set, knob or apply says 'permission denied: run as root' once and writes nothing" {
+	command -v runuser >/dev/null || skip "runuser is not installed"
+	d=$(mktemp -d /tmp/wqctl-nobody.XXXXXX)
+	cp "$WQCTL" "$d/wqctl" && chmod 755 "$d" "$d/wqctl"
+	before=$(cat $WQ/writeback/nice)
+	run runuser -u nobody -- "$d/wqctl" set writeback nice=1
+	assert_failure 1
+	assert_output "wqctl: writeback/nice: permission denied: run as root"
+	run runuser -u nobody -- "$d/wqctl" knob default_affinity_scope=numa
+	assert_failure 1
+	assert_output "wqctl: default_affinity_scope: permission denied: run as root"
+	rm -rf "$d"
+	assert_equal "$(cat $WQ/writeback/nice)" "$before"
+}

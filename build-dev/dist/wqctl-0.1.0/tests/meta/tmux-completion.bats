@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# bash completion as a person meets it: a real interactive bash in tmux with
+# bash-completion loaded, keys sent with send-keys, the screen read with
+# capture-pane (issue 14 item 1). Every case types a partial line, presses
+# Tab (twice to list), and for a completed word one more key, X, so that a
+# trailing space shows on screen.
+bats_load_library bats-support
+bats_load_library bats-assert
+
+setup_file() {
+	: "${WQCTL:?}"
+	export TOP=${TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+	export BIN=$BATS_FILE_TMPDIR/bin R=$BATS_FILE_TMPDIR/root R612=$BATS_FILE_TMPDIR/r612
+	mkdir -p "$BIN" "$R612"
+	ln -sf "$WQCTL" "$BIN/wqctl"
+	# a 4-node tree with dm-crypt and SCSI owners (names with ':'), and Debian 6.12's own dump
+	"$TOP/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$R" >/dev/null
+	"$TOP/tests/fixtures/mkowners.sh" "$R"
+	tar -C "$R612" -xzf "$TOP/tests/fixtures/real/debian-6.12-even.tar.gz"
+	# a tmux server of this file's own (its socket), killed at the end whatever happened; it
+	# must not hold bats' output descriptors, or bats waits for it
+	export S=wqctl-bats-$$ SOCK=wqctl-bats-$$
+	# LeakSanitizer under a terminal's process tree can hang at exit (google/sanitizers#777)
+	tmux -L "$SOCK" new-session -d -s "$S" -x 230 -y 50 \
+		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin bash --norc --noprofile" \
+		3>&- </dev/null >/dev/null 2>&1
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t "$S" "source /usr/share/bash-completion/bash_completion; source $TOP/completions/wqctl.bash; PS1='$ '" Enter
+	sleep 0.5
+}
+
+teardown_file() {
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+}
+
+# screen LINE KEYS...: type LINE, press each key, print the screen's last lines. Each key
+# waits until the screen stops changing (a completion runs wqctl, slower under ASan).
+screen() {
+	local line=$1 k before after i
+	shift
+	tmux -L "$SOCK" send-keys -t "$S" C-c
+	sleep 0.1
+	tmux -L "$SOCK" send-keys -t "$S" clear Enter
+	sleep 0.3
+	tmux -L "$SOCK" send-keys -t "$S" -l "$line"
+	sleep 0.2
+	for k in "$@"; do
+		before=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+		tmux -L "$SOCK" send-keys -t "$S" "$k"
+		for ((i = 0; i < 50; i++)); do
+			sleep 0.2
+			after=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+			[ "$after" != "$before" ] && break
+		done
+		sleep 0.3
+	done
+	tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$'
+}
+
+@test "tmux bash: -o NAME,C<TAB> completes after the last comma and keeps NAME," {
+	run screen "wqctl --sysroot $R show -o NAME,C" Tab
+	assert_line "$ wqctl --sysroot $R show -o NAME,CPUS"
+	run screen "wqctl --sysroot $R show -o +EF" Tab
+	assert_line "$ wqctl --sysroot $R show -o +EFFECTIVE_CPUS"
+}
+
+@test "tmux bash: ATTR= values: affinity_scope=, affinity_strict=, knob default_affinity_scope=" {
+	run screen "wqctl --sysroot $R set writeback affinity_scope=ca" Tab X
+	assert_line "$ wqctl --sysroot $R set writeback affinity_scope=cache X"
+	run screen "wqctl --sysroot $R set writeback affinity_strict=" Tab Tab
+	assert_line --regexp '^0 +1$'
+	run screen "wqctl --sysroot $R knob default_affinity_scope=n" Tab X
+	assert_line "$ wqctl --sysroot $R knob default_affinity_scope=numa X"
+	# an attribute name ends in '=', with no space: the value follows
+	run screen "wqctl --sysroot $R set writeback cpum" Tab X
+	assert_line "$ wqctl --sysroot $R set writeback cpumask=X"
+}
+
+@test "tmux bash: a workqueue name gets its trailing space, ':' in a name included; monitor offers names" {
+	run screen "wqctl --sysroot $R show writeb" Tab X
+	assert_line "$ wqctl --sysroot $R show writeback X"
+	run screen "wqctl --sysroot $R show kcryptd-253:1" Tab X
+	assert_line "$ wqctl --sysroot $R show kcryptd-253:1-1 X"
+	run screen "wqctl --sysroot $R monitor writeb" Tab X
+	assert_line "$ wqctl --sysroot $R monitor writeback X"
+}
+
+@test "tmux bash: show --<TAB><TAB> lists each option once" {
+	run screen "wqctl --sysroot $R show --" Tab Tab
+	# the listing, not the typed line
+	list=$(grep -v '^\$ ' <<<"$output")
+	assert_equal "$(grep -o -- '--output ' <<<"$list" | wc -l)" 1
+	assert_equal "$(grep -o -- '--sysroot ' <<<"$list" | wc -l)" 1
+	assert_output --partial "--output-all"
+}
+
+@test "tmux bash: knob offers only the knobs this kernel has (Debian 6.12: no watchdog_thresh)" {
+	run screen "wqctl --sysroot $R612 knob " Tab Tab
+	assert_output --partial "default_affinity_scope="
+	refute_output --partial "watchdog_thresh"
+	refute_output --partial "panic_on_stall"
+	# read-only knobs print, but take no '='
+	assert_output --partial "cpumask_requested"
+	refute_output --partial "cpumask_requested="
+}
+
+@test "tmux zsh: the same -o, ATTR= and workqueue-name completions" {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	local zs=$S-zsh zf=$BATS_FILE_TMPDIR/zfunc
+	mkdir -p "$zf" && cp "$TOP/completions/_wqctl" "$zf/"
+	tmux -L "$SOCK" new-session -d -s "$zs" -x 230 -y 50 \
+		"env -i HOME=$BATS_FILE_TMPDIR TERM=xterm ASAN_OPTIONS=detect_leaks=0 PATH=$BIN:/usr/bin:/bin zsh -f" \
+		3>&- </dev/null >/dev/null 2>&1
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t "$zs" "fpath=($zf \$fpath); autoload -Uz compinit; compinit -u; PS1='%% '" Enter
+	sleep 1
+	S=$zs run screen "wqctl --sysroot $R show -o NAME,C" Tab
+	assert_line "% wqctl --sysroot $R show -o NAME,CPUS"
+	S=$zs run screen "wqctl --sysroot $R set writeback affinity_scope=ca" Tab X
+	assert_line "% wqctl --sysroot $R set writeback affinity_scope=cache X"
+	S=$zs run screen "wqctl --sysroot $R monitor writeb" Tab X
+	assert_line "% wqctl --sysroot $R monitor writeback X"
+	tmux -L "$SOCK" kill-session -t "$zs"
+}
+
+@test "fish: the same -o, ATTR= and workqueue-name completions (complete -C)" {
+	command -v fish >/dev/null || skip "fish is not installed"
+	export ASAN_OPTIONS=detect_leaks=0
+	run env PATH="$BIN:$PATH" fish -c "source $TOP/completions/wqctl.fish
+		complete -C 'wqctl --sysroot $R show -o NAME,C'
+		complete -C 'wqctl --sysroot $R set writeback affinity_scope=ca'
+		complete -C 'wqctl --sysroot $R monitor writeb'"
+	assert_line --regexp '^NAME,CPUS'
+	assert_line --regexp '^affinity_scope=cache'
+	assert_line --regexp '^writeback'
+}

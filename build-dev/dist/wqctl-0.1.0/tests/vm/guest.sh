@@ -1,0 +1,230 @@
+#!/bin/sh
+# Runs inside the VM guest (busybox sh, as /guest.sh from /init). Prints
+# lines tagged @@ on the serial console; tests/vm/run.sh on the host reads
+# them and decides. Nothing here compares a figure with another: the host
+# does, so a broken guest script cannot pass by itself.
+#
+#   @@DUMP <base64 of a tar.gz>  wqctl dump of this guest (real formats);
+#                                @@DUMP-SET1, @@DUMP-CREATED1 with the probe
+#                                workqueue created with 16 and set to 1, and
+#                                created with 1
+#   @@RAW <path> <base64>        a file exactly as the kernel prints it
+#   @@RC <rc> <command>          exit status of a wqctl command
+#   @@OUT <command>              followed by its output, then @@OUT-END
+#   @@ROW key=value ...          one probe measurement (see row())
+#   @@MON key=value ...          monitor against the probe's counts
+P=/sys/kernel/wqprobe
+MODE=$(sed -n 's/.*wqvm.mode=\([a-z,]*\).*/\1/p' /proc/cmdline)
+HOLD1=$(sed -n 's/.*wqvm.hold=\([0-9]*\).*/\1/p' /proc/cmdline)
+HOLD1=${HOLD1:-3}
+
+b64() { base64 -w0 "$1" 2>/dev/null || base64 "$1" | tr -d '\n'; }
+
+# expand a CPU list into one number a line
+expand() {
+	echo "$1" | tr ',' '\n' | awk -F- 'NF == 1 && $1 != "" { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }'
+}
+# join numbers (one a line, sorted) into a CPU list
+compress() {
+	sort -n | awk 'NR == 1 { a = b = $1; next }
+		$1 == b + 1 { b = $1; next }
+		{ printf "%s%s", s, (a == b ? a : a "-" b); s = ","; a = b = $1 }
+		END { if (NR) printf "%s%s", s, (a == b ? a : a "-" b); print "" }'
+}
+node_cpus() { cat /sys/devices/system/node/node$1/cpulist; }
+# first or second half of a node's CPUs (in CPU-number order)
+half() { # node first|second
+	expand "$(node_cpus "$1")" | awk -v w="$2" '{ c[NR] = $1 } END { h = int(NR / 2)
+		for (i = 1; i <= NR; i++) if ((w == "first") == (i <= h)) print c[i] }' | compress
+}
+union() { (for l in "$@"; do expand "$l"; done) | sort -n | uniq | compress; }
+minus() { # A B -> A \ B
+	expand "$1" >/tmp/a
+	expand "$2" >/tmp/b
+	grep -vxF -f /tmp/b /tmp/a | compress
+}
+
+run_cmd() { # command... -> @@RC and @@OUT
+	wqctl "$@" >/tmp/out 2>&1
+	rc=$?
+	echo "@@RC $rc $*"
+	echo "@@OUT $*"
+	cat /tmp/out
+	echo "@@OUT-END"
+}
+
+raw_files() {
+	for f in /sys/devices/system/cpu/nohz_full /sys/devices/system/cpu/isolated /sys/devices/system/cpu/possible \
+		/sys/devices/system/cpu/online /sys/devices/virtual/workqueue/cpumask \
+		/sys/devices/virtual/workqueue/writeback/* /sys/module/workqueue/parameters/* \
+		/sys/devices/system/node/node*/cpulist /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list \
+		/sys/devices/system/cpu/cpu*/topology/thread_siblings_list /proc/sys/kernel/osrelease; do
+		[ -f "$f" ] && [ -r "$f" ] || continue
+		case $f in */uevent | */power) continue ;; esac
+		echo "@@RAW $f $(b64 "$f")"
+	done
+}
+
+# the figure wqctl gives for the probe workqueue as it is now
+explain_figure() { # [explain options...]
+	wqctl explain wqprobe -J "$@" 2>/tmp/explain.err | sed -n 's/^ *"max_inflight": *\([0-9-]*\).*/\1/p'
+}
+
+# wait until the number of running items has not changed for HOLD seconds
+settle() { # hold
+	local last=-1 same=0 n=0 now
+	while [ $n -lt 400 ]; do
+		now=$(cat $P/running)
+		if [ "$now" = "$last" ]; then
+			same=$((same + 1))
+			[ $same -ge $(($1 * 4)) ] && return 0
+		else
+			same=0
+			last=$now
+		fi
+		sleep 0.25
+		n=$((n + 1))
+	done
+}
+
+# One measurement: create the workqueue with MAX_ACTIVE, set MASK (and a
+# later max_active write, SETMAX, when given) through wqctl, ask wqctl for
+# its figure, queue (max_active + 1) items from every CPU of FROM so that
+# every counter the kernel has overflows whatever wqctl thinks, and read the
+# peak once nothing changes any more. A peak below the figure is retried
+# with a longer hold (TCG is slow to create workers); never above.
+row() { # label created mask from setmax fromopt
+	local label=$1 created=$2 mask=$3 from=$4 setmax=$5 fromopt=$6 m exp stats peak try hold
+	echo "$created" >$P/create || { echo "@@ROW label=$label error=create"; return; }
+	if [ "$mask" != all ]; then
+		wqctl set wqprobe cpumask="$mask" >/dev/null 2>&1 || { echo "@@ROW label=$label error=set-cpumask"; return; }
+	fi
+	m=$created
+	if [ "$setmax" != - ]; then
+		wqctl set --force wqprobe max_active="$setmax" >/dev/null 2>&1 || { echo "@@ROW label=$label error=set-max"; return; }
+		m=$setmax
+	fi
+	if [ "$fromopt" = - ]; then exp=$(explain_figure); else exp=$(explain_figure --from "$fromopt"); fi
+	[ -n "$exp" ] || exp="none:$(tr ' ' _ </tmp/explain.err | head -c 100)"
+	hold=$HOLD1
+	for try in 1 2 3; do
+		echo "$((m + 1)) $from" >$P/run || { echo "@@ROW label=$label error=run"; return; }
+		settle $hold
+		stats=$(cat $P/stats | tr '\n' ' ')
+		echo 1 >$P/release
+		peak=$(echo "$stats" | sed -n 's/^queued [0-9]* started [0-9]* done [0-9]* peak \([0-9]*\).*/\1/p')
+		case $exp in *[!0-9]*) break ;; esac
+		[ "$peak" -lt "$exp" ] || break
+		hold=$((hold * 2 + 2))
+	done
+	echo "@@ROW label=$label created=$created setmax=$setmax mask=$mask from=$from fromopt=$fromopt" \
+		"expected=$exp peak=$peak tries=$try stats=$(echo "$stats" | tr ' ' ,)"
+}
+
+probe_matrix() {
+	local online n0 n1 n2 n3 m mask inside outside
+	online=$(cat /sys/devices/system/cpu/online)
+	n1=$(node_cpus 1)
+	# the masks: all, one node, one node plus half of the next, parts of two nodes
+	set -- all "$n1" "$(union "$n1" "$(half 2 first)")" "$(union "$(half 2 second)" "$(half 3 first)")"
+	for m in 1 4 8 16 64; do
+		for mask in "$@"; do
+			row "m$m" "$m" "$mask" "$online" - -
+		done
+	done
+	# created with 16, later set to 1: not ordered (the 6.1 case)
+	row created16-set1 16 all "$online" 1 -
+	row created16-set1-node 16 "$n1" "$online" 1 -
+	# explain --from: queued only from inside the mask, outside it, one node
+	for m in 4 16; do
+		for mask in "$n1" "$(union "$n1" "$(half 2 first)")" "$(union "$(half 2 second)" "$(half 3 first)")"; do
+			outside=$(minus "$online" "$mask")
+			row "from-inside-m$m" "$m" "$mask" "$mask" - "$mask"
+			row "from-outside-m$m" "$m" "$mask" "$outside" - "$outside"
+			row "from-node0-m$m" "$m" "$mask" "$(node_cpus 0)" - "$(node_cpus 0)"
+		done
+	done
+}
+
+# monitor against the probe's own counts: items queued from node 0 faster
+# than they finish, so all but max_active of them are held back. Items last
+# 1 s and are queued 1 ms apart: every one is queued before the first ends.
+monitor_truth() {
+	local m=4 per=15 from pid s
+	[ -d /sys/kernel/tracing/events/workqueue ] || { echo "@@MON error=no-tracefs"; return; }
+	from=$(node_cpus 0)
+	echo $m >$P/create
+	wqctl set wqprobe cpumask="$from" >/dev/null 2>&1
+	wqctl monitor wqprobe -r -i 1 -o NAME,QUEUED,STARTED,DONE,THROTTLED,PENDING,INFLIGHT >/tmp/mon.txt 2>/tmp/mon.err &
+	pid=$!
+	mon_ready $pid
+	echo "$per $from 1000 1000" >$P/run
+	wait_done
+	sleep 3
+	kill -INT $pid
+	wait $pid
+	echo "@@MON max_active=$m items=$((per * $(expand "$from" | wc -l))) expected_inflight=$(explain_figure)" \
+		"stats=$(tr '\n' ' ' <$P/stats | tr ' ' ,)"
+	echo "@@OUT monitor"
+	cat /tmp/mon.txt /tmp/mon.err
+	echo "@@OUT-END"
+
+	# monitor's own CPU time at the highest rate the guest sustains: short
+	# items from every CPU, as fast as they can be queued
+	echo 64 >$P/create
+	wqctl monitor wqprobe -r -i 1 -o NAME,QUEUED,DONE >/tmp/mon2.txt 2>&1 &
+	pid=$!
+	mon_ready $pid
+	s=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(cpu_ticks $pid)
+	echo "250 $(cat /sys/devices/system/cpu/online) 1 0" >$P/run
+	wait_done
+	t1=$(cpu_ticks $pid)
+	e=$(cut -d' ' -f1 /proc/uptime)
+	# one more interval, so the last items are printed before monitor stops
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	echo "@@OUT monitor-cost"
+	cat /tmp/mon2.txt
+	echo "@@OUT-END"
+	echo "@@MONCOST items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
+		"hz=100 seen=$(awk 'NR > 1 && $1 == "wqprobe" { d += $3 } END { print d + 0 }' /tmp/mon2.txt)"
+}
+
+# monitor counts work it saw queued: wait until its trace instance records
+# (the last of its four events enabled), at most 60 s; the time is reported
+mon_ready() {
+	local e=/sys/kernel/tracing/instances/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable i=0
+	while [ "$(cat $e 2>/dev/null)" != 1 ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "@@MONREADY pid=$1 waited=$i"
+	sleep 0.5
+}
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+wait_done() {
+	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
+		sleep 0.5
+	done
+}
+
+raw_files
+wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP $(tar -C /tmp/dump -czf - . | base64 -w0)"
+for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa -r" "explain writeback" \
+	"check" "knob" "set writeback max_active=64" "get writeback max_active" "set writeback max_active=8" \
+	"knob default_affinity_scope" "get writeback"; do
+	# shellcheck disable=SC2086
+	run_cmd $c
+done
+insmod /wqprobe.ko || echo "@@RC 1 insmod"
+echo 16 >$P/create && run_cmd show wqprobe && run_cmd get wqprobe
+# real trees for the fixtures: created with 16 then set to 1, and created with 1
+wqctl set --force wqprobe max_active=1 >/dev/null 2>&1
+rm -rf /tmp/dump && wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP-SET1 $(tar -C /tmp/dump -czf - . | base64 -w0)"
+echo 1 >$P/create
+rm -rf /tmp/dump && wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP-CREATED1 $(tar -C /tmp/dump -czf - . | base64 -w0)"
+case ,$MODE, in *,matrix,*) probe_matrix ;; esac
+case ,$MODE, in *,monitor,*) monitor_truth ;; esac
+exit 0
