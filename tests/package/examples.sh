@@ -6,7 +6,7 @@
 # said below). Prints TAP; restores what the examples change.
 set -uo pipefail
 n=0 fail=0
-page=$(MANWIDTH=200 man wqctl 2>/dev/null | col -b | sed -n '/^EXAMPLES/,/^SEE ALSO/p')
+page=$(MANWIDTH=200 man wqctl 2>/dev/null | col -bx | sed -n '/^EXAMPLES/,/^SEE ALSO/p')
 [ -n "$page" ] || { echo "not ok 1 - the installed wqctl(8) has an EXAMPLES section"; exit 1; }
 # cleanup whatever happens: the examples activate profiles and write a profile file
 trap 'wqctl profile off >/dev/null 2>&1; rm -f /etc/wqctl/profiles/luks-local.conf' EXIT
@@ -31,7 +31,7 @@ run "btrfs, here" 0 "wqctl explain btrfs-endio-write --max-active 8"
 run "check" "0 3" "wqctl check"
 # the LUKS profile, typed as the heredoc the page shows
 n=$((n + 1))
-body=$(sed -n '/cat >\/etc\/wqctl\/profiles\/luks-local.conf <<EOF/,/^ *EOF$/p' <<<"$page" | sed '1d;$d' | sed 's/^ *//')
+body=$(sed -n '/cat >\/etc\/wqctl\/profiles\/luks-local.conf <<EOF/,/^ *EOF$/p' <<<"$page" | sed '1d;$d' | sed 's/^[[:space:]]*//')
 if [ -d /etc/wqctl/profiles ] && printf '%s\n' "$body" >/etc/wqctl/profiles/luks-local.conf &&
 	wqctl check --profile luks-local >/dev/null 2>&1; then
 	echo "ok $n - the page's luks-local profile, written into /etc/wqctl/profiles as shown, is valid"
