@@ -133,3 +133,24 @@ finding() { assert_line "$1 $2 $3"; }
 	run wq --kernel 6.9.0 check -r -n -o CODE
 	refute_output --partial btrfs
 }
+
+@test "on a terminal, check with no findings says 'no findings'; through a pipe it prints nothing" {
+	use_tree x86_64-dell_e4310 6.18.0
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	run script -qec "'$WQCTL' --sysroot '$ROOT' check writeback" /dev/null
+	assert_success
+	assert_output --partial "no findings"
+	run wq check writeback
+	assert_success
+	assert_output ""
+}
+
+@test "on a terminal, profile current with nothing active says so" {
+	use_tree x86_64-dell_e4310 6.18.0
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	run script -qec "'$WQCTL' --sysroot '$ROOT' profile current" /dev/null
+	assert_success
+	assert_output --partial "no active profiles ('wqctl profile use NAME' sets them)"
+	run wq profile current
+	assert_output ""
+}
