@@ -197,3 +197,10 @@ kcryptd_io-253:0-1"
 	run wq profile list -r -n
 	assert_success
 }
+
+@test "show -J: a boolean a workqueue does not have is null, not false (per-cpu strict, scope_default)" {
+	use_tree vmware_fpe 6.18.0
+	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,STRICT,SCOPE kcryptd_io-253:0-1 writeback | tr -d ' \n'"
+	assert_output '{"workqueues":[{"name":"kcryptd_io-253:0-1","strict":null,"scope":null,"scope_default":null},{"name":"writeback","strict":false,"scope":"cache","scope_default":true}]}'
+}
