@@ -12,17 +12,8 @@
 #include "macro.h"
 #include "topo.h"
 
-static void note(struct wq_explain *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct wq_explain *ex, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ex->nnotes >= WQ_EXPLAIN_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(ex->notes[ex->nnotes++], sizeof(ex->notes[0]), fmt, ap);
-	va_end(ap);
-}
+/* the model's own notes and the caller's go the same way */
+#define note wq_explain_note
 
 void wq_explain_note(struct wq_explain *ex, const char *fmt, ...)
 {

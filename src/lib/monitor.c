@@ -305,6 +305,27 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct wq_mon_row *)a)->name, ((const struct wq_mon_row *)b)->name);
 }
 
+/* One row: counts and rates over seconds, percentiles of the given samples (an interval's or the run's). */
+static void make_row(struct wq_mon_row *r, const struct wqstat *s, double seconds, unsigned long q, unsigned long st,
+		     unsigned long done, unsigned long thr, struct samples *wait, struct samples *run)
+{
+	*r = (struct wq_mon_row){
+	    .name = s->name,
+	    .queued = q,
+	    .started = st,
+	    .done = done,
+	    .throttled = thr,
+	    .queued_ps = seconds > 0 ? (double)q / seconds : 0,
+	    .started_ps = seconds > 0 ? (double)st / seconds : 0,
+	    .pending = s->pending,
+	    .inflight = s->inflight,
+	    .wait_p50 = wq_mon_percentile(wait->v, wait->n, 50),
+	    .wait_p99 = wq_mon_percentile(wait->v, wait->n, 99),
+	    .run_p50 = wq_mon_percentile(run->v, run->n, 50),
+	    .run_p99 = wq_mon_percentile(run->v, run->n, 99),
+	};
+}
+
 int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **rows, size_t *n)
 {
 	struct wq_mon_row *r;
@@ -331,22 +352,7 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 
 		if (!s->queued && !s->started && !s->done && !s->throttled && !s->pending && !s->inflight)
 			continue;
-		r[cnt] = (struct wq_mon_row){
-		    .name = s->name,
-		    .queued = s->queued,
-		    .started = s->started,
-		    .done = s->done,
-		    .throttled = s->throttled,
-		    .queued_ps = seconds > 0 ? (double)s->queued / seconds : 0,
-		    .started_ps = seconds > 0 ? (double)s->started / seconds : 0,
-		    .pending = s->pending,
-		    .inflight = s->inflight,
-		    .wait_p50 = wq_mon_percentile(s->wait.v, s->wait.n, 50),
-		    .wait_p99 = wq_mon_percentile(s->wait.v, s->wait.n, 99),
-		    .run_p50 = wq_mon_percentile(s->run.v, s->run.n, 50),
-		    .run_p99 = wq_mon_percentile(s->run.v, s->run.n, 99),
-		};
-		cnt++;
+		make_row(&r[cnt++], s, seconds, s->queued, s->started, s->done, s->throttled, &s->wait, &s->run);
 		s->tqueued += s->queued;
 		s->tstarted += s->started;
 		s->tdone += s->done;
@@ -379,21 +385,8 @@ int wq_mon_summary(struct wq_mon *m, double seconds, const struct wq_mon_row **r
 
 		if (!q && !st && !s->tdone && !s->done && !s->pending && !s->inflight)
 			continue;
-		r[cnt++] = (struct wq_mon_row){
-		    .name = s->name,
-		    .queued = q,
-		    .started = st,
-		    .done = s->tdone + s->done,
-		    .throttled = s->tthrottled + s->throttled,
-		    .queued_ps = seconds > 0 ? (double)q / seconds : 0,
-		    .started_ps = seconds > 0 ? (double)st / seconds : 0,
-		    .pending = s->pending,
-		    .inflight = s->inflight,
-		    .wait_p50 = wq_mon_percentile(s->twait.v, s->twait.n, 50),
-		    .wait_p99 = wq_mon_percentile(s->twait.v, s->twait.n, 99),
-		    .run_p50 = wq_mon_percentile(s->trun.v, s->trun.n, 50),
-		    .run_p99 = wq_mon_percentile(s->trun.v, s->trun.n, 99),
-		};
+		make_row(&r[cnt++], s, seconds, q, st, s->tdone + s->done, s->tthrottled + s->throttled, &s->twait,
+			 &s->trun);
 	}
 	qsort(r, cnt, sizeof(*r), cmp_row);
 	*rows = r;
