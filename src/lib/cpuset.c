@@ -145,6 +145,15 @@ bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
 	return true;
 }
 
+uint64_t wq_cpuset_hash(const struct wq_cpuset *s, uint64_t h)
+{
+	/* FNV-1a over the non-zero words and their index: capacity does not matter */
+	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+		if (s->bits[i])
+			h = (h ^ (uint64_t)s->bits[i] ^ ((uint64_t)i << 1)) * UINT64_C(0x100000001b3);
+	return h;
+}
+
 bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
 	for (size_t i = 0; i < maxlongs(a, b); i++)

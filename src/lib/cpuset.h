@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* CPU numbers accepted from text: below the kernel's largest NR_CPUS (8192, CONFIG_MAXSMP). */
 #define WQ_CPUSET_MAX_CPUS 8192U
@@ -35,6 +36,8 @@ int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from);
 /* Highest set CPU, or -1. */
 int wq_cpuset_last(const struct wq_cpuset *s);
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b);
+/* Mix the set's CPUs into h: equal sets give equal hashes whatever their capacity. */
+uint64_t wq_cpuset_hash(const struct wq_cpuset *s, uint64_t h);
 bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b);
 bool wq_cpuset_intersects(const struct wq_cpuset *a, const struct wq_cpuset *b);
 /* In-place set algebra on dst; 0 or -ENOMEM. */

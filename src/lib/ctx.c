@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "explain.h"
 #include "macro.h"
 
 int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out)
@@ -55,6 +56,7 @@ void wq_ctx_free(struct wq_ctx *ctx)
 		return;
 	wq_topo_free(ctx->topo);
 	wq_cpuset_free(ctx->root_mask);
+	wq_explain_forget(ctx);
 	free(ctx->minact);
 	wq_root_free(ctx->root);
 	free(ctx);

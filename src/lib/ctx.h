@@ -17,6 +17,8 @@ enum wq_log_level { WQ_LOG_ERR = 3, WQ_LOG_WARNING = 4, WQ_LOG_NOTICE = 5, WQ_LO
 
 typedef void (*wq_log_fn)(void *data, int level, const char *fmt, va_list ap);
 
+struct wq_model_cache;
+
 struct wq_ctx {
 	struct wq_root *root;
 	struct wq_kver kver;
@@ -30,6 +32,7 @@ struct wq_ctx {
 	bool root_mask_logged; /* its read error was logged once */
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
 	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */
+	struct wq_model_cache *models; /* wq_explain()'s models by key (explain.c) */
 };
 
 /*

@@ -127,8 +127,41 @@ static long ceil_div(long a, long b)
 	return (a + b - 1) / b;
 }
 
+/*
+ * Everything a model depends on besides the context (era, topology, root
+ * mask, all fixed for its life): the key of the model cache. Thousands of
+ * workqueues share a handful of keys (the default mask, one max_active), so
+ * each model is computed once per key, not once per workqueue.
+ */
+struct model_key {
+	bool unbound;
+	bool ordered; /* implicitly ordered (eras A and B) */
+	int max_active;
+	int min_active; /* era C unbound; -1 otherwise */
+	bool min_lowered;
+	int numa; /* era A: the numa attribute */
+	int strict;
+	char scope[32]; /* effective scope, unbound */
+	const struct wq_cpuset *req; /* requested cpumask, unbound; NULL: none */
+	const struct wq_cpuset *from; /* what-if: queued only from these CPUs */
+};
+
+struct wq_model {
+	struct wq_model *next;
+	uint64_t hash;
+	struct model_key k; /* req and from point to the entry's own copies */
+	struct wq_cpuset *req, *from;
+	struct wq_explain ex;
+};
+
+#define MODEL_BUCKETS 256
+
+struct wq_model_cache {
+	struct wq_model *b[MODEL_BUCKETS];
+};
+
 /* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
-static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *wq)
+static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k)
 {
 	char buf[16];
 	int nodes_with_cpus = 0;
@@ -147,16 +180,20 @@ static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_in
 	wq_cpuset_for_each (c, t->online)
 		if (wq_topo_cpu_node(t, (unsigned int)c) < 0)
 			return false;
-	return wq->numa != 0;
+	return k->numa != 0;
 }
 
-static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *wq, const struct wq_cpuset *issuing,
+static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k, const struct wq_cpuset *issuing,
 		   struct wq_explain *ex)
 {
+	_cleanup_free_ signed char *own = NULL;
+	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
 	long m = ex->max_active;
 	struct wq_counter *c;
 
-	if (!era_a_numa(ctx, t, wq)) {
+	if (!x)
+		return -ENOMEM;
+	if (!era_a_numa(ctx, t, k)) {
 		c = add_counter(ex, -1, m);
 		if (!c)
 			return -ENOMEM;
@@ -164,22 +201,24 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_info *
 		note(ex, "one pool for the whole workqueue (no NUMA affinity): max_active %ld is system-wide", m);
 		return 0;
 	}
+	/* Own pwq iff the node has online CPUs in E and E is not inside it: once per node. */
+	own = calloc((size_t)t->nr_nodes, 1);
+	if (!own)
+		return -ENOMEM;
+	for (int i = 0; i < t->nr_nodes; i++) {
+		if (wq_cpuset_copy(x, ex->effective) < 0)
+			return -ENOMEM;
+		wq_cpuset_and(x, t->nodes[i].cpus);
+		own[i] = wq_cpuset_intersects(x, t->online) && !wq_cpuset_equal(x, ex->effective);
+	}
 	wq_cpuset_for_each (cpu, issuing) {
-		int n = wq_topo_cpu_node(t, (unsigned int)cpu);
-		const struct wq_node *node = wq_topo_node(t, n);
-		bool own = false;
+		int n = wq_topo_cpu_node(t, (unsigned int)cpu), counter = -1;
 
-		if (node) {
-			_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(ex->effective);
-
-			if (!x)
-				return -ENOMEM;
-			wq_cpuset_and(x, node->cpus);
-			/* Own pwq iff the node has online CPUs in E and E is not inside it. */
-			own = wq_cpuset_intersects(x, t->online) && !wq_cpuset_equal(x, ex->effective);
-		}
-		c = find_counter(ex, own ? n : -1);
-		if (!c && !(c = add_counter(ex, own ? n : -1, m)))
+		for (int i = 0; i < t->nr_nodes; i++)
+			if (t->nodes[i].id == n && own[i])
+				counter = n;
+		c = find_counter(ex, counter);
+		if (!c && !(c = add_counter(ex, counter, m)))
 			return -ENOMEM;
 		wq_cpuset_set(c->cpus, (unsigned int)cpu);
 	}
@@ -207,12 +246,26 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 	return 0;
 }
 
+/* The counter P charges: the node whose CPUs hold all of P, or -1 (the node-less dfl counter). */
+static int pod_counter(const struct wq_topo *t, const struct wq_cpuset *p)
+{
+	int first = wq_cpuset_next(p, 0), counter = -1;
+
+	for (int i = 0; i < t->nr_nodes; i++)
+		/* a node holding P holds its first CPU: the subset test runs for at most that node */
+		if (!wq_cpuset_is_empty(t->nodes[i].cpus) && (first < 0 || wq_cpuset_test(t->nodes[i].cpus, (unsigned int)first)) &&
+		    wq_cpuset_subset(p, t->nodes[i].cpus))
+			counter = t->nodes[i].id;
+	return counter;
+}
+
 static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	_cleanup_cpuset_ struct wq_cpuset *eo = wq_cpuset_dup(ex->effective);
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
+	_cleanup_free_ int *pod_ctr = NULL;
 	long m = ex->max_active, mn = ex->min_active, total;
-	int scope = wq_scope_from_name(ex->scope);
+	int scope = wq_scope_from_name(ex->scope), nopod = -2;
 	struct wq_pods *pods;
 
 	if (!eo || !p)
@@ -227,31 +280,38 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	pods = &t->pods[scope];
 	wq_cpuset_and(eo, t->online);
 	total = wq_cpuset_count(eo);
+	/* the counter of each pod, found once per pod (-2: not yet) */
+	pod_ctr = malloc(sizeof(int) * (size_t)(pods->nr ? pods->nr : 1));
+	if (!pod_ctr)
+		return -ENOMEM;
+	for (int i = 0; i < pods->nr; i++)
+		pod_ctr[i] = -2;
 
 	wq_cpuset_for_each (cpu, issuing) {
-		int counter = -1;
+		int pod = (unsigned int)cpu < t->nr_cpu_ids ? pods->cpu_pod[cpu] : -1;
+		int *counter = pod >= 0 ? &pod_ctr[pod] : &nopod;
 		struct wq_counter *c;
 
-		/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
-		wq_cpuset_zero(p);
-		if ((unsigned int)cpu < t->nr_cpu_ids && pods->cpu_pod[cpu] >= 0)
-			wq_cpuset_copy(p, pods->pod[pods->cpu_pod[cpu]].cpus);
-		wq_cpuset_and(p, ex->effective);
-		if (!wq_cpuset_intersects(p, t->online))
-			wq_cpuset_copy(p, ex->effective);
-		for (int i = 0; i < t->nr_nodes; i++)
-			if (!wq_cpuset_is_empty(t->nodes[i].cpus) && wq_cpuset_subset(p, t->nodes[i].cpus))
-				counter = t->nodes[i].id;
-		c = find_counter(ex, counter);
+		if (*counter == -2) {
+			/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
+			wq_cpuset_zero(p);
+			if (pod >= 0 && wq_cpuset_copy(p, pods->pod[pod].cpus) < 0)
+				return -ENOMEM;
+			wq_cpuset_and(p, ex->effective);
+			if (!wq_cpuset_intersects(p, t->online) && wq_cpuset_copy(p, ex->effective) < 0)
+				return -ENOMEM;
+			*counter = pod_counter(t, p);
+		}
+		c = find_counter(ex, *counter);
 		if (!c) {
 			long lim = m;
 
-			if (counter >= 0) {
+			if (*counter >= 0) {
 				_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(eo);
 
 				if (!x)
 					return -ENOMEM;
-				wq_cpuset_and(x, wq_topo_node(t, counter)->cpus);
+				wq_cpuset_and(x, wq_topo_node(t, *counter)->cpus);
 				/* node_max = clamp(ceil(M * c[n] / T), min_active, M) */
 				lim = total ? ceil_div(m * (long)wq_cpuset_count(x), total) : mn;
 				if (lim < mn)
@@ -259,7 +319,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 				if (lim > m)
 					lim = m;
 			}
-			c = add_counter(ex, counter, lim);
+			c = add_counter(ex, *counter, lim);
 			if (!c)
 				return -ENOMEM;
 		}
@@ -297,34 +357,20 @@ static int issuing_from(struct wq_explain *ex, struct wq_topo *t, const struct w
 	return 0;
 }
 
-int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
+/* The model of one key; ex holds era, why and max_active on entry. */
+static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k, struct wq_explain *ex)
 {
-	struct wq_topo *t = wq_ctx_topo(ctx);
 	_cleanup_cpuset_ struct wq_cpuset *issuing = wq_cpuset_new();
 	int r;
 
-	memset(ex, 0, sizeof(*ex));
-	ex->max_inflight = -1;
-	ex->min_active = -1;
-	if (!t || !issuing)
-		return t ? -ENOMEM : -EIO;
-	ex->unbound = wq->unbound;
-	ex->max_active = wi && wi->max_active > 0 ? wi->max_active : wq->max_active;
-	ex->era = wq_ctx_era(ctx, &ex->why);
 	ex->effective = wq_cpuset_new();
-	if (!ex->effective)
+	if (!issuing || !ex->effective)
 		return -ENOMEM;
-	if (ex->max_active < 1) {
-		/* an unreadable or malformed max_active file, and no what-if value */
-		ex->why = "max_active cannot be read";
-		return 0;
-	}
-
-	if (!wq->unbound) {
+	if (!k->unbound) {
 		/* Per-cpu: one pool per CPU, each with max_active, every era. */
 		wq_cpuset_copy(issuing, t->online);
-		if (wi && wi->from)
-			wq_cpuset_and(issuing, wi->from);
+		if (k->from)
+			wq_cpuset_and(issuing, k->from);
 		wq_cpuset_copy(ex->effective, t->online);
 		r = model_b(t, issuing, ex);
 		if (r < 0)
@@ -338,42 +384,23 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	r = wq_root_cpumask(ctx, issuing);
 	if (r < 0)
 		return r;
-	{
-		const struct wq_cpuset *req = wi && wi->cpus ? wi->cpus : wq->cpumask;
-
-		r = req ? wq_effective_cpus(ctx, req, ex->effective) : wq_cpuset_copy(ex->effective, issuing);
-		if (r < 0)
-			return r;
-		if (req) {
-			_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(req);
-
-			if (!x)
-				return -ENOMEM;
-			wq_cpuset_and(x, issuing);
-			if (wq_cpuset_is_empty(x))
-				note(
-				    ex,
-				    "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
-		}
-	}
+	r = k->req ? wq_effective_cpus(ctx, k->req, ex->effective) : wq_cpuset_copy(ex->effective, issuing);
+	if (r < 0)
+		return r;
+	if (k->req && !wq_cpuset_intersects(k->req, issuing))
+		note(ex, "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
 	wq_cpuset_and(issuing, t->online);
-	if (wi && wi->from) {
-		r = issuing_from(ex, t, wi->from, issuing);
+	if (k->from) {
+		r = issuing_from(ex, t, k->from, issuing);
 		if (r < 0)
 			return r;
 	}
-
-	if (wi && wi->scope && strcmp(wi->scope, "default"))
-		snprintf(ex->scope, sizeof(ex->scope), "%s", wi->scope);
-	else if (wq->scope_eff[0] && !(wi && wi->scope))
-		snprintf(ex->scope, sizeof(ex->scope), "%s", wq->scope_eff);
-	else
-		wq_default_scope(ctx, ex->scope, sizeof(ex->scope));
+	snprintf(ex->scope, sizeof(ex->scope), "%s", k->scope);
 
 	if (ex->era == WQ_ERA_UNKNOWN)
 		return 0;
-	if (ex->era != WQ_ERA_C && wq_is_implicitly_ordered(wq) && !(wi && wi->max_active)) {
+	if (k->ordered) {
 		/*
 		 * alloc_workqueue() made unbound workqueues *created* with
 		 * max_active 1 ordered up to 6.8; writing 1 later does not.
@@ -390,29 +417,15 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 		goto sum;
 	}
 	switch (ex->era) {
-	case WQ_ERA_A: r = model_a(ctx, t, wq, issuing, ex); break;
+	case WQ_ERA_A: r = model_a(ctx, t, k, issuing, ex); break;
 	case WQ_ERA_B:
 		r = model_b(t, issuing, ex);
 		note(ex, "on 6.6-6.8 this limit applies per CPU: %d x %u CPUs = %ld", ex->max_active,
 		     wq_cpuset_count(issuing), (long)ex->max_active * wq_cpuset_count(issuing));
 		break;
 	case WQ_ERA_C:
-		ex->min_active = 8;
-		if (ex->min_active > wq->max_active)
-			ex->min_active = wq->max_active;
-		if (wi && wi->max_active > 0 && ex->min_active > wi->max_active)
-			ex->min_active = wi->max_active;
-		if (wi && wi->min_active > 0) {
-			ex->min_active = wi->min_active;
-		} else {
-			/* lowered by a max_active wqctl wrote to this instance of the workqueue */
-			int low = wq_minact_get(ctx, wq->name);
-
-			if (low > 0 && low < ex->min_active) {
-				ex->min_active = low;
-				ex->min_lowered = true;
-			}
-		}
+		ex->min_active = k->min_active;
+		ex->min_lowered = k->min_lowered;
 		r = model_c(ctx, t, issuing, ex);
 		if (r == 0 && ex->why)
 			return 0;
@@ -427,7 +440,7 @@ sum:
 	ex->max_inflight = 0;
 	for (int i = 0; i < ex->ncounters; i++)
 		ex->max_inflight += ex->counters[i].limit;
-	if (ex->era == WQ_ERA_C && wq->unbound && !ex->ordered) {
+	if (ex->era == WQ_ERA_C && k->unbound && !ex->ordered) {
 		bool dfl = find_counter(ex, -1) != NULL;
 
 		note(ex,
@@ -451,4 +464,175 @@ sum:
 				 "written earlier lowers it for good");
 	}
 	return 0;
+}
+
+static uint64_t key_hash(const struct model_key *k)
+{
+	const int v[] = {k->unbound, k->ordered, k->max_active, k->min_active, k->min_lowered, k->numa, k->strict};
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		h = (h ^ (uint64_t)(unsigned int)v[i]) * UINT64_C(0x100000001b3);
+	for (const char *c = k->scope; *c; c++)
+		h = (h ^ (unsigned char)*c) * UINT64_C(0x100000001b3);
+	h = (h ^ !!k->req) * UINT64_C(0x100000001b3);
+	if (k->req)
+		h = wq_cpuset_hash(k->req, h);
+	h = (h ^ !!k->from) * UINT64_C(0x100000001b3);
+	if (k->from)
+		h = wq_cpuset_hash(k->from, h);
+	return h;
+}
+
+static bool set_eq(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	return (!a && !b) || (a && b && wq_cpuset_equal(a, b));
+}
+
+static bool key_eq(const struct model_key *a, const struct model_key *b)
+{
+	return a->unbound == b->unbound && a->ordered == b->ordered && a->max_active == b->max_active &&
+	       a->min_active == b->min_active && a->min_lowered == b->min_lowered && a->numa == b->numa &&
+	       a->strict == b->strict && streq(a->scope, b->scope) && set_eq(a->req, b->req) &&
+	       set_eq(a->from, b->from);
+}
+
+/* Deep copy of a model's result into the caller's ex. 0 or -ENOMEM. */
+static int explain_copy(struct wq_explain *dst, const struct wq_explain *src)
+{
+	*dst = *src;
+	dst->effective = NULL;
+	dst->counters = NULL;
+	dst->ncounters = 0;
+	if (!(dst->effective = wq_cpuset_dup(src->effective)))
+		return -ENOMEM;
+	if (src->ncounters && !(dst->counters = calloc((size_t)src->ncounters, sizeof(*dst->counters))))
+		return -ENOMEM;
+	for (int i = 0; i < src->ncounters; i++) {
+		dst->counters[i] = src->counters[i];
+		dst->counters[i].cpus = wq_cpuset_dup(src->counters[i].cpus);
+		dst->ncounters++;
+		if (!dst->counters[i].cpus) {
+			dst->ncounters--;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void model_free(struct wq_model *m)
+{
+	wq_explain_clear(&m->ex);
+	wq_cpuset_free(m->req);
+	wq_cpuset_free(m->from);
+	free(m);
+}
+
+void wq_explain_forget(struct wq_ctx *ctx)
+{
+	if (!ctx->models)
+		return;
+	for (size_t i = 0; i < MODEL_BUCKETS; i++)
+		while (ctx->models->b[i]) {
+			struct wq_model *m = ctx->models->b[i];
+
+			ctx->models->b[i] = m->next;
+			model_free(m);
+		}
+	free(ctx->models);
+	ctx->models = NULL;
+}
+
+/* The cached model of k, computed on first use; NULL with *err on failure. */
+static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k,
+					const struct wq_explain *pre, int *err)
+{
+	uint64_t h = key_hash(k);
+	struct wq_model *m, **b;
+
+	if (!ctx->models && !(ctx->models = calloc(1, sizeof(*ctx->models)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	b = &ctx->models->b[h % MODEL_BUCKETS];
+	for (m = *b; m; m = m->next)
+		if (m->hash == h && key_eq(&m->k, k))
+			return m;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	m->hash = h;
+	m->k = *k;
+	m->k.req = m->req = k->req ? wq_cpuset_dup(k->req) : NULL;
+	m->k.from = m->from = k->from ? wq_cpuset_dup(k->from) : NULL;
+	m->ex = *pre;
+	*err = (k->req && !m->req) || (k->from && !m->from) ? -ENOMEM : model(ctx, t, &m->k, &m->ex);
+	if (*err < 0) {
+		model_free(m);
+		return NULL;
+	}
+	m->next = *b;
+	*b = m;
+	return m;
+}
+
+int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	struct model_key k = {.unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
+	const struct wq_model *m;
+	int r;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->max_inflight = -1;
+	ex->min_active = -1;
+	if (!t)
+		return -EIO;
+	ex->unbound = wq->unbound;
+	ex->max_active = wi && wi->max_active > 0 ? wi->max_active : wq->max_active;
+	ex->era = wq_ctx_era(ctx, &ex->why);
+	if (ex->max_active < 1) {
+		/* an unreadable or malformed max_active file, and no what-if value */
+		ex->why = "max_active cannot be read";
+		ex->effective = wq_cpuset_new();
+		return ex->effective ? 0 : -ENOMEM;
+	}
+	k.max_active = ex->max_active;
+	k.from = wi ? wi->from : NULL;
+	if (wq->unbound) {
+		k.req = wi && wi->cpus ? wi->cpus : wq->cpumask;
+		if (wi && wi->scope && strcmp(wi->scope, "default"))
+			snprintf(k.scope, sizeof(k.scope), "%s", wi->scope);
+		else if (wq->scope_eff[0] && !(wi && wi->scope))
+			snprintf(k.scope, sizeof(k.scope), "%s", wq->scope_eff);
+		else
+			wq_default_scope(ctx, k.scope, sizeof(k.scope));
+		k.ordered = ex->era != WQ_ERA_C && wq_is_implicitly_ordered(wq) && !(wi && wi->max_active);
+		if (ex->era == WQ_ERA_A)
+			k.numa = wq->numa;
+		if (ex->era == WQ_ERA_C) {
+			k.min_active = 8;
+			if (k.min_active > wq->max_active)
+				k.min_active = wq->max_active;
+			if (wi && wi->max_active > 0 && k.min_active > wi->max_active)
+				k.min_active = wi->max_active;
+			if (wi && wi->min_active > 0) {
+				k.min_active = wi->min_active;
+			} else {
+				/* lowered by a max_active wqctl wrote to this instance of the workqueue */
+				int low = wq_minact_get(ctx, wq->name);
+
+				if (low > 0 && low < k.min_active) {
+					k.min_active = low;
+					k.min_lowered = true;
+				}
+			}
+		}
+	}
+	m = model_get(ctx, t, &k, ex, &r);
+	if (!m)
+		return r;
+	return explain_copy(ex, &m->ex);
 }

@@ -53,6 +53,11 @@ struct wq_whatif {
  */
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);
+/*
+ * Drop the models wq_explain() keeps per key (distinct max_active, mask,
+ * scope, ...): after a write that changes what they were computed from.
+ */
+void wq_explain_forget(struct wq_ctx *ctx);
 /* Add a note (the caller's own, after wq_explain()). */
 void wq_explain_note(struct wq_explain *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* E for a requested mask: W & G, or G when that is empty. 0 or -errno. */

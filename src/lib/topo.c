@@ -278,6 +278,18 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 		}
 	}
 	qsort(t->nodes, (size_t)t->nr_nodes, sizeof(*t->nodes), node_cmp);
+	/* CPU -> node in one lookup: the models ask it for every CPU (8,192 on the largest machines) */
+	t->cpu_node = malloc(sizeof(int) * t->nr_cpu_ids);
+	if (!t->cpu_node) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
+		t->cpu_node[i] = -1;
+	for (int i = 0; i < t->nr_nodes; i++)
+		wq_cpuset_for_each (c, t->nodes[i].cpus)
+			if ((unsigned int)c < t->nr_cpu_ids && t->cpu_node[c] < 0)
+				t->cpu_node[c] = t->nodes[i].id;
 	why[0] = '\0';
 	*out = t;
 	return 0;
@@ -308,6 +320,7 @@ void wq_topo_free(struct wq_topo *t)
 	for (int i = 0; i < t->nr_nodes; i++)
 		wq_cpuset_free(t->nodes[i].cpus);
 	free(t->nodes);
+	free(t->cpu_node);
 	for (int i = 0; i < WQ_SCOPE_NR; i++)
 		pods_free(&t->pods[i]);
 	free(t);
@@ -315,6 +328,8 @@ void wq_topo_free(struct wq_topo *t)
 
 int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu)
 {
+	if (t->cpu_node && cpu < t->nr_cpu_ids)
+		return t->cpu_node[cpu];
 	for (int i = 0; i < t->nr_nodes; i++)
 		if (wq_cpuset_test(t->nodes[i].cpus, cpu))
 			return t->nodes[i].id;

@@ -42,6 +42,7 @@ struct wq_topo {
 	unsigned int nr_cpu_ids; /* highest possible CPU + 1 */
 	int nr_nodes;
 	struct wq_node *nodes; /* sorted by id; CPU-less nodes included */
+	int *cpu_node; /* node id of each possible CPU (nr_cpu_ids entries; -1: none) */
 	bool numa_from_libnuma;
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
 	bool pods_done[WQ_SCOPE_NR];
