@@ -51,7 +51,7 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench deps install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench bench-scale deps install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN) man
 
 .PHONY: man
@@ -157,6 +157,12 @@ bench: deps
 	$(MAKE) $(BUILD)/wqctl
 	bench/hook.sh $(CURDIR)/$(BUILD)/wqctl
 	bench/show.sh $(CURDIR)/$(BUILD)/wqctl
+
+# Big machines and many devices (issue 15): 1,250 / 10,000 workqueues on
+# 64 / 1,024 / 8,192 CPUs, every command against a floor on the same tree.
+bench-scale: deps
+	$(MAKE) $(BUILD)/wqctl
+	bench/scale.sh $(CURDIR)/$(BUILD)/wqctl
 
 UDEVRULESDIR ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
 SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)

@@ -36,3 +36,31 @@ label_hook="wqctl apply --udev"
 
 bench_run floor true min hook
 bench_print floor true min hook
+
+# At scale (issue 15): a dm-crypt volume's workqueue appears among 2,000
+# owner workqueues (1,000 volumes), and among 10 (5 volumes). The profile
+# matches by owner (owner.DM_UUID) and places by it (cpumask = local): the
+# event must cost the same in both, as it looks up its own workqueue and
+# owner only. Floor: bench/floor reading that workqueue's attributes.
+"$top/tests/fixtures/mkscale.sh" -c 64 -n 4 -w 110 -d 5 "$tmp/r10"
+"$top/tests/fixtures/mkscale.sh" -c 64 -n 4 -w 2100 -d 1000 "$tmp/r2000"
+printf '[workqueue kcryptd-*]\nowner.DM_UUID = CRYPT-LUKS2-*\ncpumask = local\nmax_active = 16\n' >"$tmp/profiles/own.conf"
+export DEVPATH=/devices/virtual/workqueue/kcryptd-253:3-1
+for n in r10 r2000; do
+	"$wqctl" --sysroot "$tmp/$n" --profile-dir "$tmp/profiles" apply --udev --profile own ||
+		{ echo "hook: wqctl failed on $n" >&2; exit 1; }
+done
+cmd_floor10=("$tmp/floor" "$tmp/r10" kcryptd-253:3-1)
+label_floor10="floor, 10 owner workqueues"
+cmd_hook10=("$wqctl" --sysroot "$tmp/r10" --profile-dir "$tmp/profiles" apply --udev --profile own)
+label_hook10="apply --udev, 10 owner workqueues"
+cmd_floor2000=("$tmp/floor" "$tmp/r2000" kcryptd-253:3-1)
+label_floor2000="floor, 2,000 owner workqueues"
+cmd_hook2000=("$wqctl" --sysroot "$tmp/r2000" --profile-dir "$tmp/profiles" apply --udev --profile own)
+label_hook2000="apply --udev, 2,000 owner workqueues"
+bench_run floor10 hook10 floor2000 hook2000
+echo
+bench_print floor10 hook10
+bench_print floor2000 hook2000
+paste "$tmp/wall.hook2000" "$tmp/wall.hook10" "$tmp/ins.hook2000" "$tmp/ins.hook10" |
+	awk '{ printf "2,000 owner workqueues to 10: wall %.2fx, instructions %.2fx (target: 1.00x, within noise)\n", $1 / $2, $3 / $4 }'

@@ -5,6 +5,8 @@
 #   wall time: the median of RUNS runs, the commands run in turn;
 #   instructions: callgrind, the whole process (exact and repeatable);
 #   peak RSS: the median ru_maxrss of 7 runs (bench/rss.c).
+# INSTRUCTIONS=0 skips callgrind (too slow on the scale trees), RSS_RUNS
+# changes the 7.
 
 bench_setup() { # sets top, runs, tmp; builds bench/rss
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,6 +23,7 @@ _instructions() { # command...
 
 bench_run() { # NAME...
 	local i n c t0 t1
+	for n in "$@"; do : >"$tmp/t.$n"; done
 	# Round robin, one run of each command in turn, each timed on its own
 	# with bash's clock (no process for the timer): a slow spell of the
 	# machine falls on all commands alike, and the median drops outliers.
@@ -36,8 +39,9 @@ bench_run() { # NAME...
 	for n in "$@"; do
 		c="cmd_${n}[@]"
 		sort -n "$tmp/t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] * 1000 }' >"$tmp/wall.$n"
-		_instructions "${!c}" >"$tmp/ins.$n"
-		for ((i = 0; i < 7; i++)); do "$tmp/rss" "${!c}"; done | sort -n | sed -n 4p >"$tmp/rss.$n"
+		if [ "${INSTRUCTIONS:-1}" = 1 ]; then _instructions "${!c}" >"$tmp/ins.$n"; else echo 0 >"$tmp/ins.$n"; fi
+		for ((i = 0; i < ${RSS_RUNS:-7}; i++)); do "$tmp/rss" "${!c}"; done |
+			sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' >"$tmp/rss.$n"
 	done
 }
 

@@ -89,11 +89,10 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
 		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
 	if (out_has(o, COL_MAX_INFLIGHT) && !(wi->bad & (1U << WQ_A_MAX_ACTIVE))) {
-		struct wq_explain ex;
+		long mi = wq_explain_max_inflight(ctx, wi);
 
-		if (wq_explain(ctx, wi, NULL, &ex) == 0 && ex.max_inflight >= 0)
-			out_setf(o, ln, COL_MAX_INFLIGHT, "%ld", ex.max_inflight);
-		wq_explain_clear(&ex);
+		if (mi >= 0)
+			out_setf(o, ln, COL_MAX_INFLIGHT, "%ld", mi);
 	}
 	if (ok_mask) {
 		_cleanup_free_ char *l = wq_cpuset_format_list(wi->cpumask);

@@ -137,11 +137,21 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 	return 0;
 }
 
+/* The section's name glob alone; most names differ before its first glob character, where strncmp() sees it. */
+static bool name_matches(const struct wq_psect *s, const char *wq)
+{
+	size_t lit = s->literal;
+
+	if (strncmp(s->pattern, wq, lit))
+		return false;
+	return s->pattern[lit] ? fnmatch(s->pattern, wq, 0) == 0 : wq[lit] == '\0';
+}
+
 /* Name glob, and every owner.PROPERTY glob against the owner's properties (none without an owner). */
 static bool section_matches(const struct wq_psect *s, const char *wq, const struct wq_owner_info *oi)
 {
 	/* a section whose 'when' is false here does not exist here: earlier sections keep their say */
-	if (s->global || s->when_off || fnmatch(s->pattern, wq, 0) != 0)
+	if (s->global || s->when_off || !name_matches(s, wq))
 		return false;
 	for (size_t i = 0; i < s->nowner; i++) {
 		const char *v = oi ? wq_owner_prop(oi, s->owner[i].key) : NULL;
@@ -155,9 +165,20 @@ static bool section_matches(const struct wq_psect *s, const char *wq, const stru
 static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, const struct wq_owner_info *oi,
 		      struct wq_settings *out)
 {
+	_cleanup_free_ size_t *hits = malloc(sizeof(*hits) * (set->ns + 1));
+	size_t nhits = 0;
 	struct wq_info wi;
-	int r = wq_info_read(ctx, name, &wi);
+	int r;
 
+	if (!hits)
+		return -ENOMEM;
+	/* the sections that reach this workqueue, found once for all its attributes */
+	for (size_t i = 0; i < set->ns; i++)
+		if (section_matches(&set->s[i], name, oi))
+			hits[nhits++] = i;
+	if (!nhits)
+		return 0;
+	r = wq_info_read(ctx, name, &wi);
 	if (r < 0) {
 		wq_info_clear(&wi);
 		return r == -ENOENT ? 0 : r;
@@ -170,10 +191,10 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 		struct wq_setting *x;
 
 		/* An exact-name section beats a glob; otherwise the later one wins. */
-		for (size_t i = 0; i < set->ns; i++) {
-			const struct wq_psect *s = &set->s[i];
+		for (size_t h = 0; h < nhits; h++) {
+			const struct wq_psect *s = &set->s[hits[h]];
 
-			if (!section_matches(s, name, oi) || (exact && !s->exact))
+			if (exact && !s->exact)
 				continue;
 			for (size_t j = 0; j < s->nkv; j++) {
 				if (!streq(s->kv[j].key, wq_attr_descs[a].name))
@@ -245,6 +266,7 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			struct wq_settings *out)
 {
 	struct wq_owner_info *owners = NULL;
+	_cleanup_free_ bool *hit = NULL, *isq = NULL; /* isq: named by a section, and a workqueue */
 	char **names = NULL;
 	size_t n = 0;
 	int r = 0;
@@ -271,31 +293,57 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			n++;
 		}
 	} else {
-		r = wq_list(ctx, &names, &n);
+		/* checked below for max_active, only those a section names */
+		r = wq_list_candidates(ctx, &names, &n);
 		if (r < 0)
 			return r;
 	}
 	owners = calloc(n + 1, sizeof(*owners));
-	/* Only the workqueues in scope: the udev path resolves one owner, not all. */
-	for (size_t k = 0; owners && k < n && r == 0; k++) {
-		owners[k].node = -1;
-		if (in_list(only, nonly, names[k]))
-			r = wq_owner_resolve(ctx, names[k], &owners[k]);
-	}
-	if (!owners || r < 0) {
+	hit = calloc(set->ns + 1, sizeof(*hit));
+	isq = calloc(n + 1, sizeof(*isq));
+	if (!owners || !hit || !isq) {
 		r = -ENOMEM;
 		goto out;
 	}
+	/*
+	 * Only the workqueues in scope (the udev path resolves one owner, not
+	 * all) that a section names; their owner only when such a section
+	 * matches on it (owner.*) or places by it ('local'): thousands of
+	 * workqueues, a profile for a few.
+	 */
+	for (size_t k = 0; k < n && r == 0; k++) {
+		bool named = false, need_owner = false;
+
+		owners[k].node = -1;
+		if (!in_list(only, nonly, names[k]))
+			continue;
+		for (size_t i = 0; i < set->ns; i++) {
+			const struct wq_psect *s = &set->s[i];
+
+			if (s->global || s->when_off || !name_matches(s, names[k]))
+				continue;
+			named = true;
+			need_owner |= s->nowner > 0;
+			for (size_t j = 0; j < s->nkv && !need_owner; j++)
+				need_owner = strstr(s->kv[j].value, "local") != NULL;
+		}
+		if (!named || (nonly == 0 && !wq_exists(ctx, names[k])))
+			continue;
+		isq[k] = true;
+		if (need_owner)
+			r = wq_owner_resolve(ctx, names[k], &owners[k]);
+		for (size_t i = 0; r == 0 && i < set->ns; i++)
+			hit[i] = hit[i] || section_matches(&set->s[i], names[k], &owners[k]);
+	}
+	if (r < 0)
+		goto out;
 	/* Sections whose pattern reaches no workqueue are reported, never silently ok. */
 	for (size_t i = 0; i < set->ns; i++) {
 		const struct wq_psect *s = &set->s[i];
-		bool hit = false;
 
 		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly))
 			continue;
-		for (size_t k = 0; k < n && !hit; k++)
-			hit = in_list(only, nonly, names[k]) && section_matches(s, names[k], &owners[k]);
-		if (!hit) {
+		if (!hit[i]) {
 			struct wq_pkv kv = {.value = (char *)"", .line = s->line};
 			struct wq_setting *x = add(out, s->pattern, NULL, "", &kv, s->file);
 
@@ -312,7 +360,7 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		}
 	}
 	for (size_t k = 0; k < n && r == 0; k++)
-		if (in_list(only, nonly, names[k]))
+		if (isq[k])
 			r = resolve_wq(ctx, set, names[k], &owners[k], out);
 out:
 	for (size_t k = 0; owners && k < n; k++)

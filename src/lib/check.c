@@ -139,28 +139,43 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 }
 
 /* Do two scopes group the online CPUs the same way? (offline CPUs' pods are not known from sysfs) */
-static bool pods_same(const struct wq_pods *a, const struct wq_pods *b, const struct wq_cpuset *online)
+static bool pods_same_uncached(const struct wq_pods *a, const struct wq_pods *b, const struct wq_cpuset *online)
 {
 	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
 
-	if (!x || !y)
+	_cleanup_free_ long *seen = calloc((size_t)(a->nr + 1), sizeof(long));
+
+	if (!x || !y || !seen)
 		return false;
+	/* each CPU's pod in a and in b, compared once per pair (8,192 CPUs, 4,096 smt pods) */
 	wq_cpuset_for_each (cpu, online) {
+		int pa = a->cpu_pod[cpu], pb = b->cpu_pod[cpu];
+
+		if (pa >= 0 && seen[pa] == (long)pb + 1)
+			continue;
+		if (pa >= 0)
+			seen[pa] = (long)pb + 1;
 		wq_cpuset_zero(x);
 		wq_cpuset_zero(y);
-		for (int i = 0; i < a->nr; i++)
-			if (wq_cpuset_test(a->pod[i].cpus, (unsigned int)cpu))
-				wq_cpuset_copy(x, a->pod[i].cpus);
-		for (int i = 0; i < b->nr; i++)
-			if (wq_cpuset_test(b->pod[i].cpus, (unsigned int)cpu))
-				wq_cpuset_copy(y, b->pod[i].cpus);
+		if (pa >= 0)
+			wq_cpuset_copy(x, a->pod[pa].cpus);
+		if (pb >= 0)
+			wq_cpuset_copy(y, b->pod[pb].cpus);
 		wq_cpuset_and(x, online);
 		wq_cpuset_and(y, online);
 		if (!wq_cpuset_equal(x, y))
 			return false;
 	}
 	return true;
+}
+
+/* Are scope s's pods the same as scope o's on the online CPUs? Once per topology: it is asked for every workqueue. */
+static bool pods_same(struct wq_topo *t, int s, int o)
+{
+	if (!t->scope_same[s])
+		t->scope_same[s] = pods_same_uncached(&t->pods[s], &t->pods[o], t->online) ? 1 : 2;
+	return t->scope_same[s] == 1;
 }
 
 int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, wq_finding_fn fn, void *data)
@@ -223,13 +238,11 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		    wq_ctx_topo_pods(ctx, WQ_SCOPE_SYSTEM)) {
 			const char *same = NULL;
 
-			if (s == WQ_SCOPE_SMT && pods_same(&t->pods[WQ_SCOPE_SMT], &t->pods[WQ_SCOPE_CPU], t->online))
+			if (s == WQ_SCOPE_SMT && pods_same(t, WQ_SCOPE_SMT, WQ_SCOPE_CPU))
 				same = "there is no SMT: every smt pod is one CPU, as with cpu";
-			else if (s == WQ_SCOPE_NUMA &&
-				 pods_same(&t->pods[WQ_SCOPE_NUMA], &t->pods[WQ_SCOPE_SYSTEM], t->online))
+			else if (s == WQ_SCOPE_NUMA && pods_same(t, WQ_SCOPE_NUMA, WQ_SCOPE_SYSTEM))
 				same = "there is one NUMA node: numa is the same as system";
-			else if (s == WQ_SCOPE_CACHE &&
-				 pods_same(&t->pods[WQ_SCOPE_CACHE], &t->pods[WQ_SCOPE_SYSTEM], t->online))
+			else if (s == WQ_SCOPE_CACHE && pods_same(t, WQ_SCOPE_CACHE, WQ_SCOPE_SYSTEM))
 				same = "all CPUs share one last-level cache: cache is the same as system";
 			if (same)
 				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope,
@@ -237,7 +250,7 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		}
 	}
 
-	r = wq_explain(ctx, wq, wi, &ex);
+	r = wq_explain_figures(ctx, wq, wi, &ex);
 	if (r < 0) {
 		wq_explain_clear(&ex);
 		return r;

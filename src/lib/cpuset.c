@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BPL (sizeof(unsigned long) * CHAR_BIT)
 #define NLONGS(n) (((n) + BPL - 1) / BPL)
 
 struct wq_cpuset *wq_cpuset_new(void)
@@ -58,7 +57,7 @@ struct wq_cpuset *wq_cpuset_dup(const struct wq_cpuset *s)
 	return d;
 }
 
-int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu)
+int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu)
 {
 	int r;
 
@@ -83,11 +82,6 @@ void wq_cpuset_zero(struct wq_cpuset *s)
 		memset(s->bits, 0, NLONGS(s->nbits) * sizeof(unsigned long));
 }
 
-bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu)
-{
-	return cpu < s->nbits && (s->bits[cpu / BPL] >> (cpu % BPL)) & 1UL;
-}
-
 unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 {
 	unsigned int n = 0;
@@ -103,18 +97,6 @@ bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 		if (s->bits[i])
 			return false;
 	return true;
-}
-
-int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)
-{
-	while (from < s->nbits) {
-		unsigned long w = s->bits[from / BPL] >> (from % BPL);
-
-		if (w)
-			return (int)(from + (unsigned int)__builtin_ctzl(w));
-		from = (unsigned int)((from / BPL + 1) * BPL);
-	}
-	return -1;
 }
 
 int wq_cpuset_last(const struct wq_cpuset *s)
@@ -256,10 +238,23 @@ int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
 					return -EINVAL;
 			}
 		}
-		for (unsigned int c = a; c <= b; c += stride) {
-			r = wq_cpuset_set(s, c);
-			if (r < 0)
-				return r;
+		if (b >= WQ_CPUSET_MAX_CPUS)
+			return -ERANGE;
+		r = grow(s, b + 1);
+		if (r < 0)
+			return r;
+		if (stride == 1) {
+			/* a range a word at a time: "0-8191" is 128 stores, not 8,192 */
+			for (unsigned int c = a; c <= b;) {
+				unsigned int w = c / BPL, lo = c % BPL, hi = b / BPL == w ? b % BPL : BPL - 1;
+				unsigned long m = (hi - lo + 1 == BPL) ? ~0UL : ((1UL << (hi - lo + 1)) - 1) << lo;
+
+				s->bits[w] |= m;
+				c = w * BPL + hi + 1;
+			}
+		} else {
+			for (unsigned int c = a; c <= b; c += stride)
+				s->bits[c / BPL] |= 1UL << (c % BPL);
 		}
 		if (*p == ',') {
 			p++;
@@ -315,12 +310,14 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 			return -EINVAL;
 		if (grouped && ndig == 8)
 			return -ERANGE; /* the kernel answers EOVERFLOW */
-		for (int i = 0; i < 4; i++) {
-			if (v & (1 << i)) {
-				r = wq_cpuset_set(s, bit + (unsigned int)i);
-				if (r < 0)
-					return r;
-			}
+		if (v) {
+			/* a whole digit at once: bit is a multiple of 4, so it never straddles two words */
+			if (bit + (unsigned int)(31 - __builtin_clz((unsigned int)v)) >= WQ_CPUSET_MAX_CPUS)
+				return -ERANGE;
+			r = grow(s, bit + 4);
+			if (r < 0)
+				return r;
+			s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
 		}
 		bit += 4;
 		ndig++;
@@ -345,8 +342,18 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 		char tmp[32];
 		int n;
 
-		while (wq_cpuset_test(s, (unsigned int)e + 1))
-			e++;
+		/* the run's end, a word at a time */
+		for (unsigned int w = (unsigned int)c / BPL; w < NLONGS(s->nbits); w++) {
+			unsigned long inv = ~s->bits[w];
+
+			if (w == (unsigned int)c / BPL)
+				inv &= ~0UL << (c % BPL);
+			if (inv) {
+				e = (int)(w * BPL + (unsigned int)__builtin_ctzl(inv)) - 1;
+				break;
+			}
+			e = (int)((w + 1) * BPL) - 1;
+		}
 		if (e == c)
 			n = snprintf(tmp, sizeof(tmp), "%s%d", len ? "," : "", c);
 		else

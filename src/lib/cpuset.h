@@ -24,15 +24,42 @@ void wq_cpuset_free(struct wq_cpuset *s);
 void wq_cpuset_freep(struct wq_cpuset **s);
 #define _cleanup_cpuset_ __attribute__((cleanup(wq_cpuset_freep)))
 
+#define BPL (sizeof(unsigned long) * 8)
+
+/*
+ * The per-CPU accessors are inline: loops over 8,192 CPUs call them once
+ * per CPU, where a call costs more than the bit operation.
+ */
+int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu);
 /* Set a CPU, growing the set; 0 or -ENOMEM / -ERANGE (cpu too large). */
-int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu);
+static inline int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu)
+{
+	if (cpu < s->nbits) {
+		s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+		return 0;
+	}
+	return wq_cpuset_set_grow(s, cpu);
+}
 void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu);
 void wq_cpuset_zero(struct wq_cpuset *s);
-bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu);
+static inline bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu)
+{
+	return cpu < s->nbits && (s->bits[cpu / BPL] >> (cpu % BPL)) & 1UL;
+}
 unsigned int wq_cpuset_count(const struct wq_cpuset *s);
 bool wq_cpuset_is_empty(const struct wq_cpuset *s);
 /* Next set CPU >= from, or -1. */
-int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from);
+static inline int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)
+{
+	while (from < s->nbits) {
+		unsigned long w = s->bits[from / BPL] >> (from % BPL);
+
+		if (w)
+			return (int)(from + (unsigned int)__builtin_ctzl(w));
+		from = (unsigned int)((from / BPL + 1) * BPL);
+	}
+	return -1;
+}
 /* Highest set CPU, or -1. */
 int wq_cpuset_last(const struct wq_cpuset *s);
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b);

@@ -57,9 +57,19 @@ void wq_ctx_free(struct wq_ctx *ctx)
 	wq_topo_free(ctx->topo);
 	wq_cpuset_free(ctx->root_mask);
 	wq_explain_forget(ctx);
+	free(ctx->last_mask_raw);
+	wq_cpuset_free(ctx->last_mask);
 	free(ctx->minact);
 	wq_root_free(ctx->root);
 	free(ctx);
+}
+
+void wq_ctx_forget(struct wq_ctx *ctx)
+{
+	wq_cpuset_free(ctx->root_mask);
+	ctx->root_mask = NULL;
+	wq_explain_forget(ctx);
+	ctx->scope_names_read = false;
 }
 
 void wq_ctx_set_log(struct wq_ctx *ctx, wq_log_fn fn, void *data)

@@ -33,6 +33,10 @@ struct wq_ctx {
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
 	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */
 	struct wq_model_cache *models; /* wq_explain()'s models by key (explain.c) */
+	bool scope_names_read; /* wq_scope_names() has read the tree */
+	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known (wq.c) */
+	char *last_mask_raw; /* the cpumask text wq_info_read() parsed last, and its set */
+	struct wq_cpuset *last_mask;
 };
 
 /*
@@ -47,6 +51,8 @@ void wq_log(const struct wq_ctx *ctx, int level, const char *fmt, ...) __attribu
 struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx);
 /* The topology with the pods of scope built (-1: every scope). NULL on error (logged). */
 struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope);
+/* Drop what was read once and may change with a write: root mask, models, scope names. */
+void wq_ctx_forget(struct wq_ctx *ctx);
 /* The era for unbound workqueues on this kernel; *why as wq_kver_era(). */
 enum wq_era wq_ctx_era(struct wq_ctx *ctx, const char **why);
 

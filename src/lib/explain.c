@@ -232,16 +232,29 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key
 
 static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
+	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
 	long m = ex->max_active;
 
-	wq_cpuset_for_each (cpu, issuing) {
-		int node = wq_topo_cpu_node(t, (unsigned int)cpu);
-		struct wq_counter *c = find_counter(ex, node);
+	if (!rest)
+		return -ENOMEM;
+	/* a node at a time, in words: max_active per CPU, summed per node */
+	for (int i = 0; i < t->nr_nodes; i++) {
+		struct wq_counter *c;
 
-		if (!c && !(c = add_counter(ex, node, 0)))
+		if (!wq_cpuset_intersects(rest, t->nodes[i].cpus))
+			continue;
+		c = add_counter(ex, t->nodes[i].id, 0);
+		if (!c || wq_cpuset_copy(c->cpus, rest) < 0)
 			return -ENOMEM;
-		c->limit += m;
-		wq_cpuset_set(c->cpus, (unsigned int)cpu);
+		wq_cpuset_and(c->cpus, t->nodes[i].cpus);
+		wq_cpuset_andnot(rest, c->cpus);
+		c->limit = m * (long)wq_cpuset_count(c->cpus);
+	}
+	if (!wq_cpuset_is_empty(rest)) {
+		struct wq_counter *c = add_counter(ex, -1, m * (long)wq_cpuset_count(rest));
+
+		if (!c || wq_cpuset_copy(c->cpus, rest) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -253,8 +266,8 @@ static int pod_counter(const struct wq_topo *t, const struct wq_cpuset *p)
 
 	for (int i = 0; i < t->nr_nodes; i++)
 		/* a node holding P holds its first CPU: the subset test runs for at most that node */
-		if (!wq_cpuset_is_empty(t->nodes[i].cpus) && (first < 0 || wq_cpuset_test(t->nodes[i].cpus, (unsigned int)first)) &&
-		    wq_cpuset_subset(p, t->nodes[i].cpus))
+		if ((first < 0 || wq_cpuset_test(t->nodes[i].cpus, (unsigned int)first)) &&
+		    !wq_cpuset_is_empty(t->nodes[i].cpus) && wq_cpuset_subset(p, t->nodes[i].cpus))
 			counter = t->nodes[i].id;
 	return counter;
 }
@@ -265,7 +278,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
 	_cleanup_free_ int *pod_ctr = NULL;
 	long m = ex->max_active, mn = ex->min_active, total;
-	int scope = wq_scope_from_name(ex->scope), nopod = -2;
+	int scope = wq_scope_from_name(ex->scope), nopod = -2, nopod_idx = -1;
 	struct wq_pods *pods;
 
 	if (!eo || !p)
@@ -280,18 +293,25 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	pods = &t->pods[scope];
 	wq_cpuset_and(eo, t->online);
 	total = wq_cpuset_count(eo);
-	/* the counter of each pod, found once per pod (-2: not yet) */
-	pod_ctr = malloc(sizeof(int) * (size_t)(pods->nr ? pods->nr : 1));
+	/* the counter of each pod (-2: not yet) and its index in ex->counters, found once per pod */
+	pod_ctr = malloc(sizeof(int) * 2 * (size_t)(pods->nr ? pods->nr : 1));
 	if (!pod_ctr)
 		return -ENOMEM;
-	for (int i = 0; i < pods->nr; i++)
-		pod_ctr[i] = -2;
+	for (int i = 0; i < pods->nr; i++) {
+		pod_ctr[2 * i] = -2;
+		pod_ctr[2 * i + 1] = -1;
+	}
 
 	wq_cpuset_for_each (cpu, issuing) {
 		int pod = (unsigned int)cpu < t->nr_cpu_ids ? pods->cpu_pod[cpu] : -1;
-		int *counter = pod >= 0 ? &pod_ctr[pod] : &nopod;
+		int *counter = pod >= 0 ? &pod_ctr[2 * pod] : &nopod;
+		int *idx = pod >= 0 ? &pod_ctr[2 * pod + 1] : &nopod_idx;
 		struct wq_counter *c;
 
+		if (*idx >= 0) {
+			wq_cpuset_set(ex->counters[*idx].cpus, (unsigned int)cpu);
+			continue;
+		}
 		if (*counter == -2) {
 			/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
 			wq_cpuset_zero(p);
@@ -323,6 +343,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 			if (!c)
 				return -ENOMEM;
 		}
+		*idx = (int)(c - ex->counters);
 		wq_cpuset_set(c->cpus, (unsigned int)cpu);
 	}
 	return 0;
@@ -578,26 +599,28 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	return m;
 }
 
-int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
+/* The cached model of a workqueue (NULL, *err 0: none, ex says why), without copying it. */
+static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi,
+				     struct wq_explain *ex, int *err)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
 	struct model_key k = {.unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
-	const struct wq_model *m;
-	int r;
 
+	*err = 0;
 	memset(ex, 0, sizeof(*ex));
 	ex->max_inflight = -1;
 	ex->min_active = -1;
-	if (!t)
-		return -EIO;
+	if (!t) {
+		*err = -EIO;
+		return NULL;
+	}
 	ex->unbound = wq->unbound;
 	ex->max_active = wi && wi->max_active > 0 ? wi->max_active : wq->max_active;
 	ex->era = wq_ctx_era(ctx, &ex->why);
 	if (ex->max_active < 1) {
 		/* an unreadable or malformed max_active file, and no what-if value */
 		ex->why = "max_active cannot be read";
-		ex->effective = wq_cpuset_new();
-		return ex->effective ? 0 : -ENOMEM;
+		return NULL;
 	}
 	k.max_active = ex->max_active;
 	k.from = wi ? wi->from : NULL;
@@ -631,8 +654,40 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 			}
 		}
 	}
-	m = model_get(ctx, t, &k, ex, &r);
-	if (!m)
-		return r;
-	return explain_copy(ex, &m->ex);
+	return model_get(ctx, t, &k, ex, err);
+}
+
+int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
+{
+	int r;
+	const struct wq_model *m = lookup(ctx, wq, wi, ex, &r);
+
+	if (m)
+		return explain_copy(ex, &m->ex);
+	if (r == 0 && !(ex->effective = wq_cpuset_new()))
+		r = -ENOMEM;
+	return r;
+}
+
+int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
+{
+	int r;
+	const struct wq_model *m = lookup(ctx, wq, wi, ex, &r);
+
+	if (m) {
+		*ex = m->ex;
+		ex->counters = NULL;
+		ex->ncounters = 0;
+		ex->effective = NULL;
+	}
+	return r;
+}
+
+long wq_explain_max_inflight(struct wq_ctx *ctx, const struct wq_info *wq)
+{
+	struct wq_explain pre;
+	int r;
+	const struct wq_model *m = lookup(ctx, wq, NULL, &pre, &r);
+
+	return m ? m->ex.max_inflight : -1;
 }

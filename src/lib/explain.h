@@ -54,6 +54,13 @@ struct wq_whatif {
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);
 /*
+ * wq_explain() without the CPU sets (counters and effective are NULL, the
+ * figures and notes are there): what a check of thousands needs.
+ */
+int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
+/* wq_explain()'s max_inflight alone, without a copy of the model: -1 when unknown or on error. */
+long wq_explain_max_inflight(struct wq_ctx *ctx, const struct wq_info *wq);
+/*
  * Drop the models wq_explain() keeps per key (distinct max_active, mask,
  * scope, ...): after a write that changes what they were computed from.
  */

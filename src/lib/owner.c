@@ -90,6 +90,9 @@ static int canonical_dir(struct wq_ctx *ctx, const char *rel, char *out, size_t 
 	char rest[1700], cur[1700] = "", target[512], tmp[1700];
 	int hops = 0;
 
+	/* a path that exists: the kernel resolves it in one open (thousands of volumes) */
+	if (wq_root_canonical(ctx->root, rel, out, size) == 0)
+		return 0;
 	if (snprintf(rest, sizeof(rest), "%s", rel) >= (int)sizeof(rest))
 		return -ENAMETOOLONG;
 	for (char *p = rest; *p;) {

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
 #include "macro.h"
 
 int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback, enum wq_vtype type,
@@ -146,10 +145,8 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			continue;
 		}
 		r = wq_value_write(ctx, c->path, c->type, c->new);
-		/* A write may change the root mask: drop the cached copy and the models made with it. */
-		wq_cpuset_free(ctx->root_mask);
-		ctx->root_mask = NULL;
-		wq_explain_forget(ctx);
+		/* A write may change the root mask or the default scope: drop what was read of them. */
+		wq_ctx_forget(ctx);
 		if (r == 0) {
 			free(c->now);
 			c->now = NULL;

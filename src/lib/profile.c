@@ -244,6 +244,7 @@ static void open_section(struct parse *p, const char *raw)
 		}
 		p->cur->pattern = strdup(pat);
 		p->cur->exact = !strpbrk(pat, "*?[");
+		p->cur->literal = strcspn(pat, "*?[\\");
 	} else {
 		perr(p, p->line, "unknown section [%s] (expected [profile], [global] or [workqueue PATTERN])",
 		     name + 1);

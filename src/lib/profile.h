@@ -21,6 +21,7 @@ struct wq_psect {
 	bool global;
 	char *pattern; /* workqueue name or glob; NULL for [global] */
 	bool exact; /* pattern has no glob characters */
+	size_t literal; /* length of the pattern before its first glob or escape character */
 	struct wq_pkv *owner; /* owner.PROPERTY = GLOB */
 	size_t nowner;
 	struct wq_pkv *kv;

@@ -16,13 +16,15 @@
 
 /* replace_data()'s mode for "the mode of the file being replaced, which must exist" */
 #define KEEP_MODE ((mode_t)-1)
-static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len);
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len,
+			bool durable);
 
 struct wq_root {
 	int dirfd;
 	bool live;
 	bool no_openat2;
 	char *path;
+	char *abs; /* the kernel's name of the root directory, for wq_root_canonical() */
 };
 
 int wq_root_new(const char *sysroot, struct wq_root **out)
@@ -55,6 +57,7 @@ void wq_root_free(struct wq_root *root)
 		return;
 	close(root->dirfd);
 	free(root->path);
+	free(root->abs);
 	free(root);
 }
 
@@ -108,26 +111,40 @@ int wq_root_open(const struct wq_root *root, const char *rel, int flags)
  * O_NONBLOCK so that a FIFO's open returns at once and is refused here.
  * Takes the result of an open (a descriptor or -errno); closes it on refusal.
  */
-static int regular_fd(int fd)
+static int regular_fd_size(int fd, off_t *size)
 {
 	struct stat st;
 	int r;
 
 	if (fd < 0)
 		return fd;
+	*size = 0;
 	if (fstat(fd, &st) < 0)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -WQ_ENOTREG;
 	else
-		return fd;
+		return *size = st.st_size, fd;
 	close(fd);
 	return r;
 }
 
-static int read_fd(int fd, char **out)
+static int regular_fd(int fd)
 {
-	size_t cap = 4096, len = 0;
+	off_t size;
+
+	return regular_fd_size(fd, &size);
+}
+
+/*
+ * Read a whole file. size, its st_size, ends the read once that much has
+ * come, without the read() that only returns end of file: half the reads of
+ * a listing of thousands of workqueues in a dump. sysfs reports 4096 and
+ * procfs 0 whatever they hold, so there the read goes on to end of file.
+ */
+static int read_fd(int fd, char **out, off_t size)
+{
+	size_t cap = size > 0 && size < (1 << 24) ? (size_t)size + 1 : 4096, len = 0;
 	char *buf = malloc(cap);
 
 	if (!buf)
@@ -161,6 +178,8 @@ static int read_fd(int fd, char **out)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (size > 0 && len == (size_t)size)
+			break;
 	}
 	buf[len] = '\0';
 	/* A kernel attribute never holds a NUL: a value cut short there would be wrong. */
@@ -187,12 +206,13 @@ const char *wq_strerror(int e)
 
 int wq_root_read(const struct wq_root *root, const char *rel, char **out)
 {
-	int fd = wq_root_open_file(root, rel, O_RDONLY, 0);
+	off_t size;
+	int fd = regular_fd_size(open_at(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0), &size);
 	int r;
 
 	if (fd < 0)
 		return fd;
-	r = read_fd(fd, out);
+	r = read_fd(fd, out, size);
 	close(fd);
 	return r;
 }
@@ -224,7 +244,8 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 	 * whole instead, keeping its mode.
 	 */
 	if (!root->live)
-		return replace_data(root, rel, KEEP_MODE, value, len);
+		/* an attribute, durable no more than sysfs is: no fsync (thousands in one apply) */
+		return replace_data(root, rel, KEEP_MODE, value, len, false);
 	fd = wq_root_open_file(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return fd;
@@ -354,7 +375,8 @@ static int open_parent(const struct wq_root *root, const char *rel, char **base)
 	return fd;
 }
 
-static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len)
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len,
+			bool durable)
 {
 	_cleanup_free_ char *base = NULL, *tmp = NULL;
 	int dfd, fd, r = 0;
@@ -402,7 +424,7 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 		r = -errno;
 	else if ((size_t)n != len)
 		r = -EIO;
-	if (r == 0 && (fsync(fd) < 0 || fchmod(fd, mode) < 0))
+	if (r == 0 && ((durable && fsync(fd) < 0) || fchmod(fd, mode) < 0))
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
@@ -427,7 +449,7 @@ int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, vo
 		return -ENOMEM;
 	fill(f, data);
 	r = fclose(f) != 0 ? -ENOMEM : 0;
-	return r < 0 ? r : replace_data(root, rel, mode, buf ? buf : "", len);
+	return r < 0 ? r : replace_data(root, rel, mode, buf ? buf : "", len, true);
 }
 
 int wq_root_unlink(const struct wq_root *root, const char *rel)
@@ -475,6 +497,16 @@ int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st)
 	return r;
 }
 
+int wq_root_probe(const struct wq_root *root, const char *rel)
+{
+	int fd = wq_root_open(root, rel, O_PATH);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 bool wq_root_exists(const struct wq_root *root, const char *rel)
 {
 	struct stat st;
@@ -499,6 +531,54 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel)
 		errno = e;
 	}
 	return d;
+}
+
+/* The kernel's path of an open descriptor (/proc/self/fd). 0 or -errno. */
+static int fd_path(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return buf[0] == '/' ? 0 : -EXDEV;
+}
+
+int wq_root_canonical(const struct wq_root *root, const char *rel, char *out, size_t size)
+{
+	char buf[PATH_MAX];
+	size_t len;
+	int fd, r;
+
+	if (!root->abs) {
+		r = fd_path(root->dirfd, buf, sizeof(buf));
+		if (r < 0)
+			return r;
+		if (!(((struct wq_root *)root)->abs = strdup(streq(buf, "/") ? "" : buf)))
+			return -ENOMEM;
+	}
+	fd = wq_root_open(root, rel, O_PATH);
+	if (fd < 0)
+		return fd;
+	r = fd_path(fd, buf, sizeof(buf));
+	close(fd);
+	if (r < 0)
+		return r;
+	len = strlen(root->abs);
+	/* outside the root's name (a bind mount, a moved root): the caller walks instead */
+	if (strncmp(buf, root->abs, len) || (buf[len] != '/' && buf[len] != '\0'))
+		return -EXDEV;
+	for (rel = buf + len; *rel == '/'; rel++)
+		;
+	if (strlen(rel) >= size)
+		return -ENAMETOOLONG;
+	memcpy(out, rel, strlen(rel) + 1);
+	return 0;
 }
 
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size)

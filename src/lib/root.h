@@ -85,6 +85,15 @@ int wq_root_unlink(const struct wq_root *root, const char *rel);
 int wq_root_symlink(const struct wq_root *root, const char *target, const char *rel);
 int wq_root_stat(const struct wq_root *root, const char *rel, struct stat *st);
 bool wq_root_exists(const struct wq_root *root, const char *rel);
+/*
+ * The canonical root-relative path of rel (every symlink followed inside the
+ * root), as the kernel names what rel opens: one open instead of a readlink
+ * per component. 0, -ENOENT, -EXDEV (no /proc, or the root is not where its
+ * name says: walk instead) or -errno.
+ */
+int wq_root_canonical(const struct wq_root *root, const char *rel, char *out, size_t size);
+/* Can rel be reached (an O_PATH open, no stat)? 0 or -errno. */
+int wq_root_probe(const struct wq_root *root, const char *rel);
 /* opendir() below the root; NULL with errno set on failure. */
 DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
 /* readlink() below the root; NUL-terminated; length or -errno. */

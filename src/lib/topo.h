@@ -46,6 +46,7 @@ struct wq_topo {
 	bool numa_from_libnuma;
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
 	bool pods_done[WQ_SCOPE_NR];
+	signed char scope_same[WQ_SCOPE_NR]; /* check.c: 0 not yet, 1 same pods as its coarser scope, 2 not */
 };
 
 /*

@@ -69,7 +69,6 @@ bool wq_is_implicitly_ordered(const struct wq_info *wq)
 
 bool wq_exists(struct wq_ctx *ctx, const char *name)
 {
-	struct stat st;
 	char path[320];
 	int r;
 
@@ -82,7 +81,7 @@ bool wq_exists(struct wq_ctx *ctx, const char *name)
 	 * a max_active that cannot be reached (a symlink loop in a dump) still
 	 * lists the workqueue, and reading it then says why.
 	 */
-	r = wq_root_stat(ctx->root, path, &st);
+	r = wq_root_probe(ctx->root, path);
 	return r != -ENOENT && r != -ENOTDIR;
 }
 
@@ -98,7 +97,7 @@ void wq_names_free(char **names, size_t n)
 	free(names);
 }
 
-int wq_list(struct wq_ctx *ctx, char ***names, size_t *n)
+static int list(struct wq_ctx *ctx, char ***names, size_t *n, bool probe)
 {
 	_cleanup_closedir_ DIR *d = wq_root_opendir(ctx->root, WQ_P_WQ);
 	char **v = NULL;
@@ -112,7 +111,9 @@ int wq_list(struct wq_ctx *ctx, char ***names, size_t *n)
 	while ((de = readdir(d))) {
 		char **nv;
 
-		if (de->d_name[0] == '.' || !wq_exists(ctx, de->d_name))
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN))
+			continue;
+		if (probe ? !wq_exists(ctx, de->d_name) : !wq_name_is_valid(de->d_name))
 			continue;
 		nv = realloc(v, sizeof(*v) * (cnt + 1));
 		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
@@ -127,6 +128,16 @@ int wq_list(struct wq_ctx *ctx, char ***names, size_t *n)
 	*names = v;
 	*n = cnt;
 	return 0;
+}
+
+int wq_list(struct wq_ctx *ctx, char ***names, size_t *n)
+{
+	return list(ctx, names, n, true);
+}
+
+int wq_list_candidates(struct wq_ctx *ctx, char ***names, size_t *n)
+{
+	return list(ctx, names, n, false);
 }
 
 void wq_info_clear(struct wq_info *info)
@@ -200,10 +211,68 @@ static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
 	return 0;
 }
 
+/*
+ * Can the kernel have this attribute file (KERNEL.md §1)? The unbound ones
+ * exist only on unbound workqueues, and each only in its kernel range. An
+ * unknown kernel, or a per_cpu that could not be read, may have any.
+ */
+static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
+{
+	const struct wq_attr_desc *d = &wq_attr_descs[a];
+
+	if (d->unbound_only && per_cpu == 1)
+		return false;
+	if (!ctx->attrs_in_kernel) {
+		/* the kernel's range of each attribute, worked out once */
+		ctx->attrs_in_kernel = 1U << WQ_A_NR;
+		for (int i = 0; i < WQ_A_NR; i++) {
+			const struct wq_attr_desc *x = &wq_attr_descs[i];
+			int maj, min;
+			bool in = true;
+
+			if (ctx->kver.known && sscanf(x->since, "%d.%d", &maj, &min) == 2 &&
+			    wq_kver_cmp(&ctx->kver, maj, min, 0) < 0)
+				in = false;
+			if (ctx->kver.known && x->until && sscanf(x->until, "%d.%d", &maj, &min) == 2 &&
+			    wq_kver_cmp(&ctx->kver, maj, min + 1, 0) >= 0)
+				in = false;
+			if (in)
+				ctx->attrs_in_kernel |= 1U << i;
+		}
+	}
+	return ctx->attrs_in_kernel & (1U << a);
+}
+
+/*
+ * Most workqueues share one mask: the text seen last and its set are kept,
+ * and the same text again is a copy, not a parse of 2,300 digits (8,192 CPUs).
+ */
+static int parse_mask(struct wq_ctx *ctx, const char *raw, struct wq_cpuset *out)
+{
+	char *keep;
+	int r;
+
+	if (ctx->last_mask_raw && streq(ctx->last_mask_raw, raw))
+		return wq_cpuset_copy(out, ctx->last_mask);
+	r = wq_cpuset_parse_hex(out, raw);
+	if (r < 0)
+		return r;
+	if (!ctx->last_mask && !(ctx->last_mask = wq_cpuset_new()))
+		return 0;
+	keep = strdup(raw);
+	if (keep && wq_cpuset_copy(ctx->last_mask, out) == 0) {
+		free(ctx->last_mask_raw);
+		ctx->last_mask_raw = keep;
+	} else {
+		free(keep);
+	}
+	return 0;
+}
+
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 {
 	char path[256];
-	int r, per_cpu;
+	int r, per_cpu = -1;
 
 	memset(info, 0, sizeof(*info));
 	if (!wq_name_is_valid(name))
@@ -218,15 +287,20 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		r = wq_root_read_buf(ctx->root, path, buf, sizeof(buf));
 		if (r == -ENOENT && !wq_exists(ctx, name))
 			return -ENOENT;
-		if (r >= 0 && parse_int_range(buf, 0, 1, &per_cpu) == 0)
+		if (r >= 0 && parse_int_range(buf, 0, 1, &per_cpu) == 0) {
 			info->unbound = per_cpu == 0;
-		else /* no per_cpu file: unbound iff it has unbound attributes */
+		} else { /* no per_cpu file: unbound iff it has unbound attributes */
+			per_cpu = -1;
 			info->unbound = false;
+		}
 	}
 	for (int a = 0; a < WQ_A_NR; a++) {
 		const struct wq_attr_desc *d = &wq_attr_descs[a];
 		char *raw = NULL;
 
+		/* thousands of workqueues: no look for files this kernel does not make */
+		if (!attr_possible(ctx, a, per_cpu))
+			continue;
 		wq_attr_path(path, sizeof(path), name, d->name);
 		r = wq_root_read(ctx->root, path, &raw);
 		if (r == -ENOENT)
@@ -245,7 +319,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
 		case WQ_A_CPUMASK:
 			info->cpumask = wq_cpuset_new();
-			r = info->cpumask ? wq_cpuset_parse_hex(info->cpumask, raw) : -ENOMEM;
+			r = info->cpumask ? parse_mask(ctx, raw, info->cpumask) : -ENOMEM;
 			break;
 		case WQ_A_AFFINITY_SCOPE:
 			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
@@ -279,6 +353,10 @@ const char *const *wq_scope_names(struct wq_ctx *ctx)
 	char def[32];
 	size_t n = 0;
 
+	/* once per context: apply asks for every scope value it checks */
+	if (ctx->scope_names_read)
+		return names;
+	ctx->scope_names_read = true;
 	names[n++] = "cpu";
 	names[n++] = "smt";
 	names[n++] = "cache";

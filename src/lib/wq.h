@@ -67,6 +67,12 @@ bool wq_name_is_valid(const char *name);
 /* Sorted names of the workqueues in sysfs; 0 or -errno. Free with wq_names_free(). */
 int wq_list(struct wq_ctx *ctx, char ***names, size_t *n);
 void wq_names_free(char **names, size_t n);
+/*
+ * The entries that may be workqueues (directories, links), not yet checked
+ * for max_active: for a caller that checks the few it wants with
+ * wq_exists() instead of all of them. 0 or -errno.
+ */
+int wq_list_candidates(struct wq_ctx *ctx, char ***names, size_t *n);
 bool wq_exists(struct wq_ctx *ctx, const char *name);
 /* Read a workqueue. 0, -ENOENT (absent) or -errno; malformed files set info->bad. */
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info);

@@ -185,5 +185,78 @@ int main(void)
 		wq_cpuset_free(a);
 		wq_cpuset_free(b);
 	}
+
+	/*
+	 * The word-at-a-time paths (issue 15): ranges and runs that start,
+	 * end or cross 64-bit words, checked bit by bit against the CPU
+	 * numbers they must hold.
+	 */
+	{
+		static const unsigned int cases[][2] = {{0, 0},	   {0, 63},	 {0, 64},     {1, 62},
+							{63, 64},  {60, 130},	 {64, 127},   {100, 8191},
+							{0, 8191}, {4095, 4096}, {8128, 8191}};
+		struct wq_cpuset *a = wq_cpuset_new();
+		int good = 0;
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			char in[32], out[32];
+			bool exact = true;
+
+			snprintf(in, sizeof(in), "%u-%u", cases[i][0], cases[i][1]);
+			if (cases[i][0] == cases[i][1])
+				snprintf(out, sizeof(out), "%u", cases[i][0]);
+			else
+				snprintf(out, sizeof(out), "%s", in);
+			wq_cpuset_parse_list(a, in);
+			for (unsigned int c = 0; c < 8192; c++)
+				exact = exact && wq_cpuset_test(a, c) == (c >= cases[i][0] && c <= cases[i][1]);
+			w = wq_cpuset_format_list(a);
+			good += exact && w && !strcmp(w, out) && wq_cpuset_count(a) == cases[i][1] - cases[i][0] + 1;
+			if (!exact || !w || strcmp(w, out))
+				printf("#   range %s: parsed exactly %d, formatted %s\n", in, exact, w ? w : "(null)");
+			free(w);
+		}
+		ok(good == (int)(sizeof(cases) / sizeof(cases[0])),
+		   "ranges across word edges parse and format exactly");
+		ok(wq_cpuset_parse_list(a, "0-8192") == -ERANGE, "a range past 8,191 is refused");
+		wq_cpuset_parse_list(a, "1-200:3");
+		{
+			bool exact = true;
+
+			for (unsigned int c = 0; c < 256; c++)
+				exact = exact && wq_cpuset_test(a, c) == (c >= 1 && c <= 200 && (c - 1) % 3 == 0);
+			ok(exact && wq_cpuset_count(a) == 67, "strided range 1-200:3 holds 67 CPUs");
+		}
+		/* the kernel's 8,192-bit mask: 255 full chunks of ffffffff and a top one */
+		{
+			char mask[8192 / 32 * 9];
+			size_t len = 0;
+
+			for (int i = 0; i < 256; i++)
+				len += (size_t)snprintf(mask + len, sizeof(mask) - len, "%s%s", i ? "," : "",
+							i == 0	   ? "80000000"
+							: i == 255 ? "00000001"
+								   : "00000000");
+			ok(wq_cpuset_parse_hex(a, mask) == 0 && wq_cpuset_count(a) == 2 && wq_cpuset_test(a, 0) &&
+			       wq_cpuset_test(a, 8191),
+			   "an 8,192-bit mask with CPUs 0 and 8191");
+		}
+		wq_cpuset_free(a);
+	}
+
+	/* equal sets hash alike whatever their capacity; different ones (here) do not */
+	{
+		struct wq_cpuset *a = wq_cpuset_new(), *b = wq_cpuset_new();
+
+		wq_cpuset_parse_list(a, "0-15");
+		wq_cpuset_parse_list(b, "0-15");
+		wq_cpuset_set(b, 5000);
+		wq_cpuset_clear(b, 5000);
+		ok(wq_cpuset_hash(a, 1) == wq_cpuset_hash(b, 1), "hash ignores capacity");
+		wq_cpuset_parse_list(b, "0-14");
+		ok(wq_cpuset_hash(a, 1) != wq_cpuset_hash(b, 1), "0-15 and 0-14 hash apart");
+		wq_cpuset_free(a);
+		wq_cpuset_free(b);
+	}
 	return tap_done();
 }

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The floor for bench/scale.sh: a minimal program that reads what a command
+ * must read at the least on a large tree, and nothing else.
+ *   scalefloor ROOT [-w WQ] [-p PROFILE] [-o] [-W LIST]
+ * Always the topology: the CPU masks, every node's CPU list and, for the
+ * default 'cache' scope, one last-level-cache list per cache (a CPU already
+ * covered by a list read before is skipped), the root cpumask and the default
+ * scope. Then the attribute files of
+ *   every workqueue, or
+ *   -w WQ        only that one,
+ *   -p PROFILE   only those a [workqueue GLOB] section of PROFILE names (the
+ *                profile is read, its section lines matched with fnmatch);
+ *   -o           and the owner device of each matched kcryptd-MAJ:MIN-N:
+ *                its sysfs link, uevent, dm/name, dm/uuid, udev database
+ *                file, and the numa_node above each of its slaves;
+ *   -W LIST      then replace each "PATH<TAB>VALUE" line's file below ROOT
+ *                as a write into a tree must (temporary file, rename).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attrs.h"
+
+static const char *root = "";
+static char *globs[256];
+static int nglobs;
+static long total;
+
+static long slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + n, size - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	total += n;
+	return n;
+}
+
+static void topology(void)
+{
+	static const char *const cpu[] = {"possible", "online", "isolated", "nohz_full"};
+	static char buf[65536];
+	char path[PATH_MAX];
+	static unsigned char covered[8192];
+	DIR *d;
+	struct dirent *de;
+	int last = -1;
+
+	for (unsigned i = 0; i < sizeof(cpu) / sizeof(cpu[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", root, cpu[i]);
+		if (slurp(path, buf, sizeof(buf)) > 0 && i == 0) {
+			char *dash = strrchr(buf, '-'), *comma = strrchr(buf, ',');
+			last = atoi(dash && (!comma || dash > comma) ? dash + 1 : comma ? comma + 1 : buf);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
+	if ((d = opendir(path))) {
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, "node", 4)) {
+				snprintf(path, sizeof(path), "%s/sys/devices/system/node/%s/cpulist", root, de->d_name);
+				slurp(path, buf, sizeof(buf));
+			}
+		closedir(d);
+	}
+	for (int c = 0; c <= last && c < 8192; c++) {
+		char *p;
+
+		if (covered[c])
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index3/level", root, c);
+		slurp(path, buf, sizeof(buf));
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", root, c);
+		if (slurp(path, buf, sizeof(buf)) <= 0)
+			continue;
+		for (p = buf; *p;) {
+			long a = strtol(p, &p, 10), b = a;
+
+			if (*p == '-')
+				b = strtol(p + 1, &p, 10);
+			for (long x = a; x <= b && x < 8192; x++)
+				covered[x] = 1;
+			if (*p != ',')
+				break;
+			p++;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/sys/devices/virtual/workqueue/cpumask", root);
+	slurp(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/sys/module/workqueue/parameters/default_affinity_scope", root);
+	slurp(path, buf, sizeof(buf));
+}
+
+static void profile(const char *file)
+{
+	char line[1024];
+	FILE *f = fopen(file, "re");
+
+	if (!f)
+		exit(1);
+	while (fgets(line, sizeof(line), f) && nglobs < 256) {
+		char *end;
+
+		total += (long)strlen(line);
+		if (strncmp(line, "[workqueue ", 11) || !(end = strchr(line, ']')))
+			continue;
+		*end = '\0';
+		globs[nglobs++] = strdup(line + 11);
+	}
+	fclose(f);
+}
+
+static int matched(const char *wq)
+{
+	for (int i = 0; i < nglobs; i++)
+		if (!fnmatch(globs[i], wq, 0))
+			return 1;
+	return 0;
+}
+
+/* the numa_node of the nearest device at or above dir */
+static void numa_above(char *dir)
+{
+	char path[PATH_MAX + 16], buf[64];
+
+	for (char *slash; (slash = strrchr(dir, '/')) && slash > dir; *slash = '\0') {
+		snprintf(path, sizeof(path), "%s/numa_node", dir);
+		if (slurp(path, buf, sizeof(buf)) >= 0)
+			return;
+	}
+}
+
+static void owner(const char *wq)
+{
+	char path[PATH_MAX], dev[PATH_MAX], buf[4096], slave[PATH_MAX];
+	unsigned int maj, min;
+	struct dirent *de;
+	DIR *d;
+
+	if (sscanf(wq, "kcryptd-%u:%u-", &maj, &min) != 2)
+		return;
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", root, maj, min);
+	if (!realpath(path, dev))
+		return;
+	snprintf(path, sizeof(path), "%s/uevent", dev);
+	slurp(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/dm/name", dev);
+	slurp(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/dm/uuid", dev);
+	slurp(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/run/udev/data/b%u:%u", root, maj, min);
+	slurp(path, buf, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/slaves", dev);
+	if (!(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char link[PATH_MAX + 300];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "%s/slaves/%s", dev, de->d_name);
+		if (realpath(link, slave))
+			numa_above(slave);
+	}
+	closedir(d);
+}
+
+static void rewrite(const char *list)
+{
+	char line[PATH_MAX + 256], path[PATH_MAX], tmp[PATH_MAX + 16];
+	FILE *f = fopen(list, "re");
+
+	if (!f)
+		exit(1);
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t');
+		int fd;
+
+		if (!tab)
+			continue;
+		*tab++ = '\0';
+		snprintf(path, sizeof(path), "%s/%s", root, line);
+		snprintf(tmp, sizeof(tmp), "%s.new", path);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, tab, strlen(tab)) < 0 || close(fd) < 0 || rename(tmp, path) < 0)
+			exit(1);
+	}
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *one = NULL, *prof = NULL, *list = NULL;
+	char path[PATH_MAX];
+	struct dirent *de;
+	int owners = 0, o;
+	DIR *d;
+
+	if (argc < 2)
+		return 2;
+	root = argv[1];
+	optind = 2;
+	while ((o = getopt(argc, argv, "w:p:oW:")) != -1) {
+		switch (o) {
+		case 'w': one = optarg; break;
+		case 'p': prof = optarg; break;
+		case 'o': owners = 1; break;
+		case 'W': list = optarg; break;
+		default: return 2;
+		}
+	}
+	topology();
+	if (prof)
+		profile(prof);
+	if (one) {
+		read_attrs(root, one);
+	} else {
+		snprintf(path, sizeof(path), "%s/sys/devices/virtual/workqueue", root);
+		if (!(d = opendir(path)))
+			return 1;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' || (prof && !matched(de->d_name)))
+				continue;
+			total += read_attrs(root, de->d_name);
+			if (owners)
+				owner(de->d_name);
+		}
+		closedir(d);
+	}
+	if (list)
+		rewrite(list);
+	printf("%ld\n", total);
+	return 0;
+}
