@@ -4,9 +4,10 @@
  * must read at the least on a large tree, and nothing else.
  *   scalefloor ROOT [-w WQ] [-p PROFILE] [-o] [-W LIST]
  * Always the topology: the CPU masks, every node's CPU list and, for the
- * default 'cache' scope, one last-level-cache list per cache (a CPU already
- * covered by a list read before is skipped), the root cpumask and the default
- * scope. Then the attribute files of
+ * default 'cache' scope, one last-level-cache list per cache: for a CPU not
+ * covered by a list read before, the level of each cache leaf (index0, 1, ...
+ * while they exist), then the highest one's CPU list; the root cpumask and
+ * the default scope. Then the attribute files of
  *   every workqueue, or
  *   -w WQ        only that one,
  *   -p PROFILE   only those a [workqueue GLOB] section of PROFILE names (the
@@ -79,11 +80,23 @@ static void topology(void)
 	for (int c = 0; c <= last && c < 8192; c++) {
 		char *p;
 
+		int best = -1, best_level = -1;
+
 		if (covered[c])
 			continue;
-		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index3/level", root, c);
-		slurp(path, buf, sizeof(buf));
-		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", root, c);
+		for (int k = 0;; k++) {
+			snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index%d/level", root, c, k);
+			if (slurp(path, buf, sizeof(buf)) < 0)
+				break;
+			if (atoi(buf) > best_level) {
+				best_level = atoi(buf);
+				best = k;
+			}
+		}
+		if (best < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", root, c,
+			 best);
 		if (slurp(path, buf, sizeof(buf)) <= 0)
 			continue;
 		for (p = buf; *p;) {
@@ -145,7 +158,7 @@ static void numa_above(char *dir)
 
 static void owner(const char *wq)
 {
-	char path[PATH_MAX], dev[PATH_MAX], buf[4096], slave[PATH_MAX];
+	char path[PATH_MAX + 64], dev[PATH_MAX], buf[4096], slave[PATH_MAX];
 	unsigned int maj, min;
 	struct dirent *de;
 	DIR *d;
@@ -180,7 +193,7 @@ static void owner(const char *wq)
 
 static void rewrite(const char *list)
 {
-	char line[PATH_MAX + 256], path[PATH_MAX], tmp[PATH_MAX + 16];
+	char line[PATH_MAX + 256], path[2 * PATH_MAX + 512], tmp[2 * PATH_MAX + 528];
 	FILE *f = fopen(list, "re");
 
 	if (!f)

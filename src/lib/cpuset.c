@@ -270,7 +270,7 @@ static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = tolower(c);
+	c |= 0x20; /* ASCII lower case, without the locale's tolower() per digit */
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
@@ -292,6 +292,22 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 		end--;
 	if (end == start)
 		return -EINVAL;
+	/*
+	 * Room for every digit at once, not a grow() per digit: 32 bits a
+	 * chunk, or 4 a digit without commas; a digit past it is refused below.
+	 */
+	{
+		size_t need = (size_t)(end - start) * 4;
+
+		if (grouped) {
+			need = 32;
+			for (const char *p = start; p < end; p++)
+				need += *p == ',' ? 32 : 0;
+		}
+		r = grow(s, need < WQ_CPUSET_MAX_CPUS ? (unsigned int)need : WQ_CPUSET_MAX_CPUS);
+		if (r < 0)
+			return r;
+	}
 	/* Walk from the least significant digit. */
 	for (const char *p = end; p > start;) {
 		int v;
@@ -314,9 +330,6 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 			/* a whole digit at once: bit is a multiple of 4, so it never straddles two words */
 			if (bit + (unsigned int)(31 - __builtin_clz((unsigned int)v)) >= WQ_CPUSET_MAX_CPUS)
 				return -ERANGE;
-			r = grow(s, bit + 4);
-			if (r < 0)
-				return r;
 			s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
 		}
 		bit += 4;

@@ -272,16 +272,65 @@ static int pod_counter(const struct wq_topo *t, const struct wq_cpuset *p)
 	return counter;
 }
 
+struct c_ctx {
+	struct wq_topo *t;
+	struct wq_pods *pods;
+	struct wq_explain *ex;
+	struct wq_cpuset *eo, *p;
+	long total;
+};
+
+/* The index in ex->counters of the counter a CPU of pod (-1: of no pod) charges, added if new; -ENOMEM. */
+static int pod_charge(const struct c_ctx *cc, int pod)
+{
+	struct wq_explain *ex = cc->ex;
+	struct wq_topo *t = cc->t;
+	long m = ex->max_active, mn = ex->min_active;
+	struct wq_counter *c;
+	int counter;
+
+	/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
+	wq_cpuset_zero(cc->p);
+	if (pod >= 0 && wq_cpuset_copy(cc->p, cc->pods->pod[pod].cpus) < 0)
+		return -ENOMEM;
+	wq_cpuset_and(cc->p, ex->effective);
+	if (!wq_cpuset_intersects(cc->p, t->online) && wq_cpuset_copy(cc->p, ex->effective) < 0)
+		return -ENOMEM;
+	counter = pod_counter(t, cc->p);
+	c = find_counter(ex, counter);
+	if (!c) {
+		long lim = m;
+
+		if (counter >= 0) {
+			_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(cc->eo);
+
+			if (!x)
+				return -ENOMEM;
+			wq_cpuset_and(x, wq_topo_node(t, counter)->cpus);
+			/* node_max = clamp(ceil(M * c[n] / T), min_active, M) */
+			lim = cc->total ? ceil_div(m * (long)wq_cpuset_count(x), cc->total) : mn;
+			if (lim < mn)
+				lim = mn;
+			if (lim > m)
+				lim = m;
+		}
+		c = add_counter(ex, counter, lim);
+		if (!c)
+			return -ENOMEM;
+	}
+	return (int)(c - ex->counters);
+}
+
 static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	_cleanup_cpuset_ struct wq_cpuset *eo = wq_cpuset_dup(ex->effective);
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
-	_cleanup_free_ int *pod_ctr = NULL;
-	long m = ex->max_active, mn = ex->min_active, total;
-	int scope = wq_scope_from_name(ex->scope), nopod = -2, nopod_idx = -1;
-	struct wq_pods *pods;
+	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
+	_cleanup_free_ int *pod_idx = NULL;
+	int scope = wq_scope_from_name(ex->scope), nopod_idx = -1;
+	struct c_ctx cc = {.t = t, .ex = ex, .eo = eo, .p = p};
 
-	if (!eo || !p)
+	if (!eo || !p || !rest)
 		return -ENOMEM;
 	if (scope < 0) {
 		ex->why = "the pods of this affinity scope are not modelled";
@@ -290,61 +339,49 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	}
 	if (!wq_ctx_topo_pods(ctx, scope))
 		return -EIO;
-	pods = &t->pods[scope];
+	cc.pods = &t->pods[scope];
 	wq_cpuset_and(eo, t->online);
-	total = wq_cpuset_count(eo);
-	/* the counter of each pod (-2: not yet) and its index in ex->counters, found once per pod */
-	pod_ctr = malloc(sizeof(int) * 2 * (size_t)(pods->nr ? pods->nr : 1));
-	if (!pod_ctr)
-		return -ENOMEM;
-	for (int i = 0; i < pods->nr; i++) {
-		pod_ctr[2 * i] = -2;
-		pod_ctr[2 * i + 1] = -1;
+	cc.total = wq_cpuset_count(eo);
+
+	if (cc.pods->nr <= 256) {
+		/* few pods (cache, numa, system): a pod at a time, its CPUs in words */
+		_cleanup_cpuset_ struct wq_cpuset *q = wq_cpuset_new();
+
+		if (!q)
+			return -ENOMEM;
+		for (int i = 0; i < cc.pods->nr; i++) {
+			int idx;
+
+			if (!wq_cpuset_intersects(cc.pods->pod[i].cpus, issuing))
+				continue;
+			if ((idx = pod_charge(&cc, i)) < 0 || wq_cpuset_copy(q, cc.pods->pod[i].cpus) < 0)
+				return -ENOMEM;
+			wq_cpuset_and(q, issuing);
+			wq_cpuset_andnot(rest, q);
+			if (wq_cpuset_or(ex->counters[idx].cpus, q) < 0)
+				return -ENOMEM;
+		}
+		if (!wq_cpuset_is_empty(rest)) {
+			int idx = pod_charge(&cc, -1);
+
+			if (idx < 0 || wq_cpuset_or(ex->counters[idx].cpus, rest) < 0)
+				return -ENOMEM;
+		}
+		return 0;
 	}
-
+	/* many pods (cpu, smt): a CPU at a time, each pod's counter found once */
+	pod_idx = malloc(sizeof(int) * (size_t)cc.pods->nr);
+	if (!pod_idx)
+		return -ENOMEM;
+	for (int i = 0; i < cc.pods->nr; i++)
+		pod_idx[i] = -1;
 	wq_cpuset_for_each (cpu, issuing) {
-		int pod = (unsigned int)cpu < t->nr_cpu_ids ? pods->cpu_pod[cpu] : -1;
-		int *counter = pod >= 0 ? &pod_ctr[2 * pod] : &nopod;
-		int *idx = pod >= 0 ? &pod_ctr[2 * pod + 1] : &nopod_idx;
-		struct wq_counter *c;
+		int pod = (unsigned int)cpu < t->nr_cpu_ids ? cc.pods->cpu_pod[cpu] : -1;
+		int *idx = pod >= 0 ? &pod_idx[pod] : &nopod_idx;
 
-		if (*idx >= 0) {
-			wq_cpuset_set(ex->counters[*idx].cpus, (unsigned int)cpu);
-			continue;
-		}
-		if (*counter == -2) {
-			/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
-			wq_cpuset_zero(p);
-			if (pod >= 0 && wq_cpuset_copy(p, pods->pod[pod].cpus) < 0)
-				return -ENOMEM;
-			wq_cpuset_and(p, ex->effective);
-			if (!wq_cpuset_intersects(p, t->online) && wq_cpuset_copy(p, ex->effective) < 0)
-				return -ENOMEM;
-			*counter = pod_counter(t, p);
-		}
-		c = find_counter(ex, *counter);
-		if (!c) {
-			long lim = m;
-
-			if (*counter >= 0) {
-				_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(eo);
-
-				if (!x)
-					return -ENOMEM;
-				wq_cpuset_and(x, wq_topo_node(t, *counter)->cpus);
-				/* node_max = clamp(ceil(M * c[n] / T), min_active, M) */
-				lim = total ? ceil_div(m * (long)wq_cpuset_count(x), total) : mn;
-				if (lim < mn)
-					lim = mn;
-				if (lim > m)
-					lim = m;
-			}
-			c = add_counter(ex, *counter, lim);
-			if (!c)
-				return -ENOMEM;
-		}
-		*idx = (int)(c - ex->counters);
-		wq_cpuset_set(c->cpus, (unsigned int)cpu);
+		if (*idx < 0 && (*idx = pod_charge(&cc, pod)) < 0)
+			return -ENOMEM;
+		wq_cpuset_set(ex->counters[*idx].cpus, (unsigned int)cpu);
 	}
 	return 0;
 }

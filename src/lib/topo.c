@@ -366,7 +366,6 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 {
 	_cleanup_closedir_ DIR *d = NULL;
 	unsigned long long leaves = 0;
-	int best_level = -1;
 	struct dirent *de;
 	char path[128];
 
@@ -384,11 +383,14 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 		if (end != de->d_name + 5 && !*end && k >= 0 && k < 64)
 			leaves |= 1ULL << k;
 	}
-	/* The highest level wins; the lowest index among equals. */
+	/* The highest level wins; the lowest index among equals. Levels first, then one group read. */
+	signed char levels[64];
+
 	for (int k = 0; k < 64; k++) {
-		char list[128], map[128], buf[32];
+		char buf[32];
 		int level, r;
 
+		levels[k] = -1;
 		if (!(leaves & (1ULL << k)))
 			continue;
 		snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache/index%d/level", cpu, k);
@@ -399,17 +401,28 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 			snprintf(why, whysz, "%s", path);
 			return r < 0 ? r : -EINVAL;
 		}
-		if (level <= best_level)
-			continue;
+		levels[k] = (signed char)level; /* level_of(): one digit */
+	}
+	/* from the highest level down, the first leaf whose CPU list can be read */
+	for (;;) {
+		char list[128], map[128];
+		int k = -1, r;
+
+		for (int i = 0; i < 64; i++)
+			if (levels[i] >= 0 && (k < 0 || levels[i] > levels[k]))
+				k = i;
+		if (k < 0)
+			break;
 		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_list", cpu, k);
 		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_map", cpu, k);
 		r = read_group(root, list, map, out, why, whysz);
 		if (r == 0)
-			best_level = level;
-		else if (r != -ENOENT)
+			return 0;
+		if (r != -ENOENT)
 			return r;
+		levels[k] = -1;
 	}
-	return best_level >= 0 ? 0 : -ENOENT;
+	return -ENOENT;
 }
 
 static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope, int cpu,
