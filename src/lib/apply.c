@@ -47,11 +47,15 @@ void wq_settings_free(struct wq_settings *s)
 static struct wq_setting *add(struct wq_settings *s, const char *object, const char *wq, const char *attr,
 			      const struct wq_pkv *kv, const char *file)
 {
-	struct wq_setting *nv = realloc(s->v, sizeof(*nv) * (s->n + 1)), *x;
+	struct wq_setting *nv = s->v, *x;
 
-	if (!nv)
-		return NULL;
-	s->v = nv;
+	/* capacity doubles at each power of two: thousands of settings, not a realloc each */
+	if (s->n == 0 || (s->n >= 8 && !(s->n & (s->n - 1)))) {
+		nv = realloc(s->v, sizeof(*nv) * (s->n ? 2 * s->n : 8));
+		if (!nv)
+			return NULL;
+		s->v = nv;
+	}
 	x = &nv[s->n];
 	memset(x, 0, sizeof(*x));
 	x->object = strdup(object);
@@ -162,27 +166,13 @@ static bool section_matches(const struct wq_psect *s, const char *wq, const stru
 	return true;
 }
 
-static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char *name, const struct wq_owner_info *oi,
-		      struct wq_settings *out)
+/* The settings of one workqueue, read as wi, from the sections hits (indices in set) that reach it. */
+static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const size_t *hits, size_t nhits,
+		      const struct wq_info *wi, const struct wq_owner_info *oi, struct wq_settings *out)
 {
-	_cleanup_free_ size_t *hits = malloc(sizeof(*hits) * (set->ns + 1));
-	size_t nhits = 0;
-	struct wq_info wi;
+	const char *name = wi->name;
 	int r;
 
-	if (!hits)
-		return -ENOMEM;
-	/* the sections that reach this workqueue, found once for all its attributes */
-	for (size_t i = 0; i < set->ns; i++)
-		if (section_matches(&set->s[i], name, oi))
-			hits[nhits++] = i;
-	if (!nhits)
-		return 0;
-	r = wq_info_read(ctx, name, &wi);
-	if (r < 0) {
-		wq_info_clear(&wi);
-		return r == -ENOENT ? 0 : r;
-	}
 	for (int a = 0; a < WQ_A_NR; a++) {
 		const struct wq_pkv *kv = NULL;
 		const struct wq_psect *win = NULL;
@@ -208,21 +198,19 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 			continue;
 		snprintf(obj, sizeof(obj), "%s/%s", name, wq_attr_descs[a].name);
 		x = add(out, obj, name, wq_attr_descs[a].name, kv, win->file);
-		if (!x) {
-			wq_info_clear(&wi);
+		if (!x)
 			return -ENOMEM;
-		}
 		x->type = wq_attr_descs[a].type;
 		wq_attr_path(path, sizeof(path), name, wq_attr_descs[a].name);
 		x->path = strdup(path);
-		x->current = wi.raw[a] ? strdup(wi.raw[a]) : NULL;
+		x->current = wi->raw[a] ? strdup(wi->raw[a]) : NULL;
 		if (win->off_kernel) {
 			x->status = WQ_SET_UNSUPPORTED;
 			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
 			continue;
 		}
-		r = wq_attr_parse(ctx, &wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
-		if (r == -ENOTSUP || (r < 0 && !(wi.has & (1U << a)))) {
+		r = wq_attr_parse(ctx, wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
+		if (r == -ENOTSUP || (r < 0 && !(wi->has & (1U << a)))) {
 			x->status = WQ_SET_UNSUPPORTED;
 		} else if (r == -ENODEV) {
 			/* well-formed, but this machine lacks the node or CPU: this setting only */
@@ -236,13 +224,12 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const char 
 			x->status = WQ_SET_INVALID;
 		else if (!x->current) {
 			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s", wq_strerror(-wi.err[a]));
+			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s", wq_strerror(-wi->err[a]));
 		} else if (has_ctrl(x->current)) {
 			x->status = WQ_SET_INVALID;
 			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
 		}
 	}
-	wq_info_clear(&wi);
 	return 0;
 }
 
@@ -266,7 +253,10 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			struct wq_settings *out)
 {
 	struct wq_owner_info *owners = NULL;
-	_cleanup_free_ bool *hit = NULL, *isq = NULL; /* isq: named by a section, and a workqueue */
+	_cleanup_free_ bool *hit = NULL; /* a workqueue matched section i */
+	_cleanup_free_ size_t *hits = NULL; /* the sections that reach one workqueue */
+	struct wq_settings absent = {0};
+	size_t globals_n;
 	char **names = NULL;
 	size_t n = 0;
 	int r = 0;
@@ -300,19 +290,22 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 	}
 	owners = calloc(n + 1, sizeof(*owners));
 	hit = calloc(set->ns + 1, sizeof(*hit));
-	isq = calloc(n + 1, sizeof(*isq));
-	if (!owners || !hit || !isq) {
+	hits = malloc(sizeof(*hits) * (set->ns + 1));
+	if (!owners || !hit || !hits) {
 		r = -ENOMEM;
 		goto out;
 	}
+	globals_n = out->n;
 	/*
-	 * Only the workqueues in scope (the udev path resolves one owner, not
-	 * all) that a section names; their owner only when such a section
-	 * matches on it (owner.*) or places by it ('local'): thousands of
-	 * workqueues, a profile for a few.
+	 * One pass over the workqueues in scope (the udev path resolves one
+	 * owner, not all) that a section names: read, owner (only when such a
+	 * section matches on it, owner.*, or places by it, 'local'), settings.
+	 * Thousands of workqueues, a profile for a few.
 	 */
 	for (size_t k = 0; k < n && r == 0; k++) {
 		bool named = false, need_owner = false;
+		size_t nhits = 0;
+		struct wq_info wi;
 
 		owners[k].node = -1;
 		if (!in_list(only, nonly, names[k]))
@@ -327,42 +320,66 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			for (size_t j = 0; j < s->nkv && !need_owner; j++)
 				need_owner = strstr(s->kv[j].value, "local") != NULL;
 		}
-		if (!named || (nonly == 0 && !wq_exists(ctx, names[k])))
+		if (!named)
 			continue;
-		isq[k] = true;
-		if (need_owner)
+		/* no max_active: not a workqueue (a listed directory such as power), or gone */
+		r = wq_info_read(ctx, names[k], &wi);
+		if (r == 0 && need_owner)
 			r = wq_owner_resolve(ctx, names[k], &owners[k]);
 		for (size_t i = 0; r == 0 && i < set->ns; i++)
-			hit[i] = hit[i] || section_matches(&set->s[i], names[k], &owners[k]);
+			if (section_matches(&set->s[i], names[k], &owners[k]))
+				hit[i] = true, hits[nhits++] = i;
+		if (r == 0 && nhits)
+			r = resolve_wq(ctx, set, hits, nhits, &wi, &owners[k], out);
+		wq_info_clear(&wi);
+		if (r == -ENOENT)
+			r = 0;
 	}
 	if (r < 0)
 		goto out;
-	/* Sections whose pattern reaches no workqueue are reported, never silently ok. */
+	/* Sections whose pattern reaches no workqueue are reported (before the workqueues'), never silently ok. */
 	for (size_t i = 0; i < set->ns; i++) {
 		const struct wq_psect *s = &set->s[i];
+		struct wq_pkv kv = {.value = (char *)"", .line = s->line};
+		struct wq_setting *x;
 
-		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly))
+		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly) || hit[i])
 			continue;
-		if (!hit[i]) {
-			struct wq_pkv kv = {.value = (char *)"", .line = s->line};
-			struct wq_setting *x = add(out, s->pattern, NULL, "", &kv, s->file);
-
-			if (!x) {
-				r = -ENOMEM;
-				break;
-			}
-			/* outside the profile's kernels, a section that reaches nothing is expected to */
-			x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
-			snprintf(x->why, sizeof(x->why), "%s",
-				 s->off_kernel ? s->off_kernel
-				 : s->nowner   ? "no workqueue with a matching owner"
-					       : "no workqueue matches");
+		x = add(&absent, s->pattern, NULL, "", &kv, s->file);
+		if (!x) {
+			r = -ENOMEM;
+			goto out;
 		}
+		/* outside the profile's kernels, a section that reaches nothing is expected to */
+		x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
+		snprintf(x->why, sizeof(x->why), "%s",
+			 s->off_kernel ? s->off_kernel
+			 : s->nowner   ? "no workqueue with a matching owner"
+				       : "no workqueue matches");
 	}
-	for (size_t k = 0; k < n && r == 0; k++)
-		if (isq[k])
-			r = resolve_wq(ctx, set, names[k], &owners[k], out);
+	if (absent.n) {
+		/* the capacity add() assumes: 8, or the power of two at or above the count */
+		size_t cap = 8;
+		struct wq_setting *v;
+
+		while (cap < out->n + absent.n)
+			cap *= 2;
+		v = realloc(out->v, sizeof(*v) * cap);
+
+		if (!v) {
+			r = -ENOMEM;
+			goto out;
+		}
+		memmove(v + globals_n + absent.n, v + globals_n, sizeof(*v) * (out->n - globals_n));
+		memcpy(v + globals_n, absent.v, sizeof(*v) * absent.n);
+		out->v = v;
+		out->n += absent.n;
+		free(absent.v);
+		absent.v = NULL;
+		absent.n = 0;
+	}
 out:
+	wq_settings_free(&absent);
 	for (size_t k = 0; owners && k < n; k++)
 		wq_owner_info_clear(&owners[k]);
 	free(owners);

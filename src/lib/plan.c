@@ -12,11 +12,15 @@
 int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback, enum wq_vtype type,
 		const char *old, const char *new)
 {
-	struct wq_change *nc = realloc(p->c, sizeof(*nc) * (p->n + 1)), *c;
+	struct wq_change *nc = p->c, *c;
 
-	if (!nc)
-		return -ENOMEM;
-	p->c = nc;
+	/* capacity doubles at each power of two (see add() in apply.c) */
+	if (p->n == 0 || (p->n >= 8 && !(p->n & (p->n - 1)))) {
+		nc = realloc(p->c, sizeof(*nc) * (p->n ? 2 * p->n : 8));
+		if (!nc)
+			return -ENOMEM;
+		p->c = nc;
+	}
 	c = &p->c[p->n];
 	memset(c, 0, sizeof(*c));
 	c->object = strdup(object);
