@@ -20,44 +20,6 @@ struct pair {
 	const char *value;
 };
 
-/*
- * Warnings about what a valid write does that a user may not expect
- * (KERNEL.md §11); -1 for a write that needs --force.
- */
-static int warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv, bool force)
-{
-	struct wq_ctx *ctx = cli->ctx;
-	const char *why;
-	enum wq_era era = wq_ctx_era(ctx, &why);
-	int v = atoi(newv), m = wq_kver_dfl_min_active(&ctx->kver), low;
-
-	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
-		return 0;
-	/* min_active = min(8, max_active at creation, every smaller max_active written) (KERNEL.md §4.5) */
-	if (m > wi->max_active)
-		m = wi->max_active;
-	low = wq_minact_get(ctx, wi->name);
-	if (low > 0 && low < m)
-		m = low;
-	if (era == WQ_ERA_C && v < m) {
-		if (!force) {
-			cli_err(cli,
-				"%s/max_active: writing %d lowers the hidden min_active from %d to %d until the "
-				"workqueue is recreated (kernel >= 6.9); add --force to write it",
-				wi->name, v, m, v);
-			return -1;
-		}
-		cli_warn(cli, "%s/max_active: min_active goes from %d to %d until the workqueue is recreated", wi->name,
-			 m, v);
-	}
-	if ((era == WQ_ERA_A || era == WQ_ERA_B) && wq_is_implicitly_ordered(wi) && v != 1)
-		cli_warn(cli,
-			 "%s/max_active: this workqueue may be implicitly ordered; on kernels up to 6.8 the "
-			 "write removes its ordering",
-			 wi->name);
-	return 0;
-}
-
 /* True when name was given as it is (not only reached by a glob). */
 static bool named(char **targets, size_t n, const char *name)
 {
@@ -178,7 +140,7 @@ static int run(struct cli *cli, int argc, char **argv)
 				invalid++;
 				continue;
 			}
-			if (warn_effects(cli, &wi, pairs[p].attr, newv, force) < 0) {
+			if (cli_warn_effects(cli, &wi, pairs[p].attr, newv, force) < 0) {
 				invalid++;
 				continue;
 			}

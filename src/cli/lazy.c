@@ -55,6 +55,20 @@ static bool load_json(struct cli_libjson *l)
 	SYM(h, *l, json_object_array_add);
 	SYM(h, *l, json_object_put);
 	SYM(h, *l, json_object_to_json_string_ext);
+	SYM(h, *l, json_tokener_new);
+	SYM(h, *l, json_tokener_free);
+	SYM(h, *l, json_tokener_parse_ex);
+	SYM(h, *l, json_tokener_get_error);
+	SYM(h, *l, json_tokener_error_desc);
+	SYM(h, *l, json_object_object_get_ex);
+	SYM(h, *l, json_object_get_type);
+	SYM(h, *l, json_object_get_double);
+	SYM(h, *l, json_object_get_int64);
+	SYM(h, *l, json_object_get_string);
+	SYM(h, *l, json_object_array_length);
+	SYM(h, *l, json_object_array_get_idx);
+	SYM(h, *l, json_object_new_double);
+	SYM(h, *l, json_object_get_boolean);
 	return true;
 }
 

@@ -40,6 +40,21 @@ struct cli_libjson {
 	WQ_LFN(json_object_array_add);
 	WQ_LFN(json_object_put);
 	WQ_LFN(json_object_to_json_string_ext);
+	/* reading (experiment: fio output, saved baselines) */
+	WQ_LFN(json_tokener_new);
+	WQ_LFN(json_tokener_free);
+	WQ_LFN(json_tokener_parse_ex);
+	WQ_LFN(json_tokener_get_error);
+	WQ_LFN(json_tokener_error_desc);
+	WQ_LFN(json_object_object_get_ex);
+	WQ_LFN(json_object_get_type);
+	WQ_LFN(json_object_get_double);
+	WQ_LFN(json_object_get_int64);
+	WQ_LFN(json_object_get_string);
+	WQ_LFN(json_object_array_length);
+	WQ_LFN(json_object_array_get_idx);
+	WQ_LFN(json_object_new_double);
+	WQ_LFN(json_object_get_boolean);
 };
 
 /* The loaded library; exits with a message when it cannot be loaded. */
@@ -70,5 +85,19 @@ const struct cli_libjson *cli_json(void);
 #define json_object_array_add(...) cli_json()->json_object_array_add(__VA_ARGS__)
 #define json_object_put(...) cli_json()->json_object_put(__VA_ARGS__)
 #define json_object_to_json_string_ext(...) cli_json()->json_object_to_json_string_ext(__VA_ARGS__)
+#define json_tokener_new(...) cli_json()->json_tokener_new(__VA_ARGS__)
+#define json_tokener_free(...) cli_json()->json_tokener_free(__VA_ARGS__)
+#define json_tokener_parse_ex(...) cli_json()->json_tokener_parse_ex(__VA_ARGS__)
+#define json_tokener_get_error(...) cli_json()->json_tokener_get_error(__VA_ARGS__)
+#define json_tokener_error_desc(...) cli_json()->json_tokener_error_desc(__VA_ARGS__)
+#define json_object_object_get_ex(...) cli_json()->json_object_object_get_ex(__VA_ARGS__)
+#define json_object_get_type(...) cli_json()->json_object_get_type(__VA_ARGS__)
+#define json_object_get_double(...) cli_json()->json_object_get_double(__VA_ARGS__)
+#define json_object_get_int64(...) cli_json()->json_object_get_int64(__VA_ARGS__)
+#define json_object_get_string(...) cli_json()->json_object_get_string(__VA_ARGS__)
+#define json_object_array_length(...) cli_json()->json_object_array_length(__VA_ARGS__)
+#define json_object_array_get_idx(...) cli_json()->json_object_array_get_idx(__VA_ARGS__)
+#define json_object_new_double(...) cli_json()->json_object_new_double(__VA_ARGS__)
+#define json_object_get_boolean(...) cli_json()->json_object_get_boolean(__VA_ARGS__)
 
 #endif

@@ -25,4 +25,10 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms);
 /* revert: restore every original in the journal where wqctl's value is still there. An EXIT_* code. */
 int cli_revert(struct cli *cli);
 
+/*
+ * Warnings about what a valid write of attr does that a user may not
+ * expect (KERNEL.md §11); -1 (after an error) for a write that needs --force.
+ */
+int cli_warn_effects(struct cli *cli, const struct wq_info *wi, int attr, const char *newv, bool force);
+
 #endif
