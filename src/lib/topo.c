@@ -479,34 +479,24 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
  * The pods of one scope, as init_pod_type(): a CPU joins the pod of the
  * first lower possible CPU it shares with, else opens a new pod.
  */
-static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, int *hint,
+static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, struct wq_cpuset *todo,
 		       struct wq_cpuset *g, char *why, size_t whysz)
 {
 	struct wq_pods *p = &t->pods[s];
+	int r, cpu;
 
-	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
-		hint[i] = -1;
-	wq_cpuset_for_each (cpu, t->possible) {
-		int first, r;
+	if ((r = wq_cpuset_copy(todo, t->possible)) < 0)
+		return r;
+	for (cpu = wq_cpuset_next(todo, 0); cpu >= 0; cpu = wq_cpuset_next(todo, (unsigned int)cpu + 1)) {
+		struct wq_pod *pod;
+		int first, i;
 
-		/*
-		 * Sharing a pod is symmetric (siblings lists, LLC ids): a CPU in
-		 * the group of a lower one joins its pod without reading files.
-		 */
-		if (hint[cpu] >= 0) {
-			cpu_pod[cpu] = hint[cpu];
-			r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		r = group_of(root, t, (enum wq_scope)s, cpu, g, why, whysz);
-		if (r < 0)
+		if ((r = group_of(root, t, (enum wq_scope)s, cpu, g, why, whysz)) < 0)
 			return r;
 		wq_cpuset_and(g, t->possible);
 		first = wq_cpuset_next(g, 0);
-		if (first >= 0 && first < cpu) {
-			cpu_pod[cpu] = cpu_pod[first];
+		if (first >= 0 && first < cpu && cpu_pod[first] >= 0) {
+			i = cpu_pod[first];
 		} else {
 			struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
 
@@ -517,37 +507,37 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 			p->pod[p->nr].node = -2;
 			if (!p->pod[p->nr].cpus)
 				return -ENOMEM;
-			cpu_pod[cpu] = p->nr++;
+			i = p->nr++;
 		}
-		r = wq_cpuset_set(p->pod[cpu_pod[cpu]].cpus, (unsigned int)cpu);
-		if (r < 0)
+		/*
+		 * Sharing a pod is symmetric (siblings lists, LLC ids): the
+		 * unplaced CPUs of this group join it without reading files.
+		 */
+		pod = &p->pod[i];
+		wq_cpuset_and(g, todo);
+		if ((r = wq_cpuset_set(g, (unsigned int)cpu)) < 0 || (r = wq_cpuset_or(pod->cpus, g)) < 0)
 			return r;
-		wq_cpuset_for_each (other, g)
-			if (other > cpu && (unsigned int)other < t->nr_cpu_ids && hint[other] < 0)
-				hint[other] = cpu_pod[cpu];
+		wq_cpuset_andnot(todo, g);
+		wq_cpuset_for_each (c, g)
+			if ((unsigned int)c < t->nr_cpu_ids)
+				cpu_pod[c] = i;
 	}
+	/* A pod lies in one node when it is a subset of its first CPU's node. */
 	for (int i = 0; i < p->nr; i++) {
-		int node = -2;
+		int cn = wq_topo_cpu_node(t, (unsigned int)wq_cpuset_next(p->pod[i].cpus, 0));
+		const struct wq_node *n = wq_topo_node(t, cn);
 
-		wq_cpuset_for_each (cpu, p->pod[i].cpus) {
-			int cn = wq_topo_cpu_node(t, (unsigned int)cpu);
-
-			if (node == -2)
-				node = cn;
-			else if (node != cn)
-				node = -1;
-		}
-		p->pod[i].node = s == WQ_SCOPE_SYSTEM ? -1 : node;
+		p->pod[i].node = s != WQ_SCOPE_SYSTEM && n && wq_cpuset_subset(p->pod[i].cpus, n->cpus) ? cn : -1;
 	}
 	return 0;
 }
 
 int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz)
 {
-	_cleanup_free_ int *hint = calloc(t->nr_cpu_ids, sizeof(int));
+	_cleanup_cpuset_ struct wq_cpuset *todo = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
 
-	if (!hint || !g)
+	if (!todo || !g)
 		return -ENOMEM;
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
 		int r;
@@ -559,7 +549,7 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 			return -ENOMEM;
 		for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
 			t->pods[s].cpu_pod[i] = -1;
-		r = build_scope(root, t, s, t->pods[s].cpu_pod, hint, g, why, whysz);
+		r = build_scope(root, t, s, t->pods[s].cpu_pod, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
 			return r;
