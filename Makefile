@@ -6,6 +6,7 @@ SBINDIR ?= $(PREFIX)/sbin
 DATADIR ?= $(PREFIX)/share
 LIBDIR_WQCTL ?= $(PREFIX)/lib/wqctl
 MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/wqctl
 SYSCONFDIR ?= /etc
 RUNDIR ?= /run
 DESTDIR ?=
@@ -188,6 +189,9 @@ install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(MAN_PAG
 	install -D -m 0644 completions/wqctl.bash $(DESTDIR)$(BASHCOMPDIR)/wqctl
 	install -D -m 0644 completions/_wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl
 	install -D -m 0644 completions/wqctl.fish $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
+	# fio jobs for wqctl experiment (wqctl(8))
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m 0644 examples/*.fio $(DESTDIR)$(DOCDIR)/examples/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
@@ -195,6 +199,7 @@ uninstall:
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
 	rm -f $(DESTDIR)$(MANDIR)/man8/wqctl.8 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
+	rm -rf $(DESTDIR)$(DOCDIR)/examples
 
 # Release tarball: the tracked files plus the generated man pages (packagers need no scdoc).
 DISTDIR := $(BUILD)/dist/wqctl-$(VERSION)

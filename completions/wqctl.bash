@@ -14,8 +14,13 @@ _wqctl()
 		--sysroot|--profile-dir|--kernel)
 			pre+=("$w" "${words[i+1]}"); i=$((i + 1)); continue ;;
 		--sysroot=*|--profile-dir=*|--kernel=*) pre+=("$w"); continue ;;
-		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size)
+		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size|\
+		--set|--runs|--warmup|--seed|--metric|--better|--save|--compare|--threshold|--plot)
 			i=$((i + 1)); continue ;;
+		--)
+			# experiment's workload: complete it as a command line of its own
+			if [[ $cmd == experiment ]]; then _command_offset $((i + 1)); return; fi
+			continue ;;
 		-*) continue ;;
 		esac
 		if [[ -z $cmd ]]; then cmd=$w; elif [[ -z $sub ]]; then sub=$w; fi
@@ -42,7 +47,23 @@ _wqctl()
 		COMPREPLY=($(compgen -P "$head" -W "$(_wqctl_words columns "${cmd:-show}")" -- "$last"))
 		compopt -o nospace 2>/dev/null || true
 		return ;;
-	--profile) _wqctl_reply "$(_wqctl_words profiles)" "$cur" ""; return ;;
+	--profile)
+		if [[ $cmd == experiment ]]; then
+			# a comma list of profiles and none: complete after the last comma
+			local head=""
+			[[ $cur == *,* ]] && head=${cur%,*},
+			COMPREPLY=($(compgen -P "$head" -W "$(_wqctl_words profiles) none" -- "${cur##*,}"))
+			compopt -o nospace 2>/dev/null || true
+		else
+			_wqctl_reply "$(_wqctl_words profiles)" "$cur" ""
+		fi
+		return ;;
+	--set) _wqctl_reply "$(_wqctl_words workqueues)" "$cur" ""; __ltrim_colon_completions "$cur"; return ;;
+	--metric) COMPREPLY=($(compgen -W "$(_wqctl_words metrics)" -- "$cur")); __ltrim_colon_completions "$cur"; return ;;
+	--better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
+	--save|--compare) COMPREPLY=($(compgen -W "$(_wqctl_words experiments)" -- "$cur")); return ;;
+	--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--runs|--warmup|--seed|--threshold) COMPREPLY=(); return ;;
 	--workqueue) _wqctl_reply "$(_wqctl_words workqueues)" "$cur" ""; __ltrim_colon_completions "$cur"; return ;;
 	--scope) _wqctl_reply "$(_wqctl_words scopes)" "$cur" ""; return ;;
 	esac

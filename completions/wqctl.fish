@@ -10,7 +10,7 @@ function __wqctl_cmd
             continue
         end
         switch $w
-            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size
+            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size --set --runs --warmup --seed --metric --better --save --compare --threshold --plot
                 set skip 1
             case '-*'
             case '*'
@@ -83,3 +83,26 @@ complete -c wqctl -n '__wqctl_using explain' -l min-active -r
 complete -c wqctl -n '__wqctl_using explain' -l cpus -r
 complete -c wqctl -n '__wqctl_using explain' -l from -r
 complete -c wqctl -n '__wqctl_using explain topology' -l scope -r -a '(__wqctl_words scopes)'
+# experiment: axes, metric, baselines; after -- the workload is a command line of its own
+function __wqctl_after_dashdash
+    contains -- -- (commandline -opc)
+end
+function __wqctl_workload
+    set -l args (commandline -opc)
+    set -l i (contains -i -- -- $args)
+    complete -C (string join ' ' -- (string escape -- $args[(math $i + 1)..-1]) (commandline -ct))
+end
+complete -c wqctl -n '__wqctl_using experiment; and __wqctl_after_dashdash' -f -a '(__wqctl_workload)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l set -x -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l profile -x -a '(__wqctl_words profiles) none'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l runs -x
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l warmup -x
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l seed -x
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l metric -x -a '(__wqctl_words metrics)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l better -x -a 'higher lower'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l save -x -a '(__wqctl_words experiments)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l compare -x -a '(__wqctl_words experiments)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l threshold -x
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l plot -r -F
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l force
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l no-monitor

@@ -60,9 +60,11 @@ tier_valgrind() {
 	"$top/tests/fixtures/mkowners.sh" "$tree" || return 1
 	while IFS= read -r args; do
 		n=$((n + 1))
-		# shellcheck disable=SC2086
+		# the lines are split as the shell would (quotes group words: experiment's --set)
+		local -a a
+		eval "a=($args)"
 		if valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
-			"$plain" $args >/dev/null 2>"$tree/vg.log" || [ $? -ne 99 ]; then
+			"$plain" "${a[@]}" >/dev/null 2>"$tree/vg.log" || [ $? -ne 99 ]; then
 			if grep -q '^==[0-9]*== ' "$tree/vg.log"; then
 				echo "not ok $n - valgrind wqctl $args"
 				sed 's/^/#   /' "$tree/vg.log" | head -30
@@ -99,6 +101,11 @@ tier_valgrind() {
 		--sysroot $tree -J owner iscsi_q_5
 		device-props /sys/devices/virtual/workqueue/writeback
 		monitor -J -i 0.3 -c 2
+		experiment --set 'writeback max_active=16,32' --runs 1 --seed 1 -- /bin/true
+		--sysroot $tree experiment --set 'writeback max_active=16,32' --set 'writeback nice=0,-5' --runs 2 --seed 1 -- /bin/true
+		--sysroot $tree experiment --set 'writeback max_active=16,32' --runs 2 --save vg -J -- $top/tests/bats/workloads/fakefio.sh $tree /dev/null
+		--sysroot $tree experiment --compare vg --plot $tree/vg.svg
+		--sysroot $tree experiment --set 'writeback max_active=16' --metric 're:(' -- /bin/true
 	EOF
 	rm -rf "$tree"
 }
@@ -142,7 +149,9 @@ tier_package() {
 	t "installed files in their standard places" bash -c 'for f in /usr/sbin/wqctl /usr/lib/wqctl/profiles/numa-local.conf \
 		/lib/udev/rules.d/60-wqctl.rules /lib/systemd/system/wqctl.service /usr/share/man/man8/wqctl.8.gz \
 		/usr/share/man/man5/wqctl.profile.5.gz /usr/share/bash-completion/completions/wqctl \
-		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish; do
+		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish \
+		/usr/share/doc/wqctl/examples/randwrite-4k.fio /usr/share/doc/wqctl/examples/btrfs-seqwrite-fsync.fio \
+		/usr/share/doc/wqctl/examples/dmcrypt-rw-mix.fio; do
 		test -e "$f" || { echo "missing $f"; exit 1; }; done; grep -q "/usr/sbin/wqctl apply --udev" /lib/udev/rules.d/60-wqctl.rules'
 	t "man wqctl renders from the package" bash -c 'MANWIDTH=80 man wqctl | grep -q "inspect and tune"'
 	# a dump has no vendor profiles: --sysroot keeps the package's own
@@ -184,7 +193,7 @@ tier_package() {
 	# files only (rpm --dump mode 040... is a directory; dpkg-deb -c marks them with a trailing /)
 	t "the RPM installs the same files as the .deb, and owns /etc/wqctl/profiles too" bash -c '
 		rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -qx /etc/wqctl/profiles || { echo "rpm: no /etc/wqctl/profiles"; exit 1; }
-		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | grep -v "/doc/" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		d=$(dpkg-deb -c build/deb/wqctl_*.deb | awk "{print \$6}" | grep -vE "/$|/doc/" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		diff <(echo "$r") <(echo "$d")'
 }

@@ -115,6 +115,24 @@ static void profiles(struct cli *cli)
 	cli_strv_free(dirs, n);
 }
 
+/* Experiments kept by experiment --save (below the root). */
+static void experiments(struct cli *cli)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+
+	if (!cli_ctx(cli) || !(dir = wq_root_join(cli->ctx->root, "var/lib/wqctl/experiments")))
+		return;
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && de->d_name[0] != '.' && !strcmp(de->d_name + len - 5, ".json"))
+			printf("%.*s\n", (int)(len - 5), de->d_name);
+	}
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -163,6 +181,16 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 	} else if (!strcmp(what, "profiles")) {
 		profiles(cli);
+	} else if (!strcmp(what, "experiments")) {
+		experiments(cli);
+	} else if (!strcmp(what, "metrics")) {
+		static const char *const m[] = {
+		    "wall",	    "fio:bw",	     "fio:iops",       "fio:clat_p99",	    "fio:read.bw",
+		    "fio:write.bw", "fio:read.iops", "fio:write.iops", "fio:read.clat_p99", "fio:write.clat_p99",
+		    "re:",	    "json:"};
+
+		for (size_t i = 0; i < ARRAY_SIZE(m); i++)
+			printf("%s\n", m[i]);
 	} else if (!strcmp(what, "columns") && c) {
 		char *sub[] = {argv[2], NULL};
 
@@ -175,7 +203,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	} else {
 		cli_err(cli,
 			"__complete: commands|options [CMD]|attributes|scopes|values NAME|workqueues|knobs|profiles|"
-			"columns CMD");
+			"experiments|metrics|columns CMD");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -186,7 +214,7 @@ const struct cmd cmd_complete = {
     .run = run,
     .summary = "words for shell completion",
     .usage = "commands | options [COMMAND] | attributes | scopes | values NAME | workqueues | knobs | profiles | "
-	     "columns COMMAND",
+	     "experiments | metrics | columns COMMAND",
     .options = NULL,
     .hidden = true,
 };

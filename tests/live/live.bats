@@ -136,6 +136,36 @@ teardown() {
 	done
 }
 
+@test "live: experiment with fio: each run's bandwidth is fio's own, counters traced, writeback restored" {
+	command -v fio >/dev/null || skip "fio is not installed (make deps)"
+	d=$(mktemp -d /var/tmp/wqctl-exp.XXXXXX)
+	# the workload keeps each fio report, so that its bw fields can be summed here
+	cat >"$d/load.sh" <<EOF
+#!/bin/sh
+n=\$(ls $d/r-*.json 2>/dev/null | wc -l)
+fio --output-format=json --output=$d/r-\$((n + 1)).json --name=w --directory=$d --unlink=1 --rw=write --bs=1m --size=32m --fsync=8 >/dev/null || exit 1
+cat $d/r-\$((n + 1)).json
+EOF
+	chmod +x "$d/load.sh"
+	orig=$(cat $WQ/writeback/max_active)
+	run "$WQCTL" experiment --set 'writeback max_active=8,64' --runs 2 --seed 3 -J -- "$d/load.sh"
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" "$orig"
+	! grep -q writeback /run/wqctl/journal 2>/dev/null
+	# wqctl's metric of run N ("order") against fio's bw fields of report N, in KiB/s / 1024
+	metrics=$(awk '/"order":/ { gsub(/[^0-9]/, "", $0); o = $0; next }
+		o != "" && /"metric":/ { sub(/.*"metric": */, ""); sub(/,.*/, ""); print o, $0; o = "" }' <<<"$output")
+	[ "$(wc -l <<<"$metrics")" -eq 4 ]
+	while read -r o m; do
+		k=$(sed -n 's/^ *"bw" : \([0-9]*\),$/\1/p' "$d/r-$o.json" | awk '{ s += $1 } END { print s }')
+		awk -v m="$m" -v k="$k" 'BEGIN { d = m - k / 1024; if (d < 0) d = -d; exit !(k > 0 && d <= 1e-4 * k / 1024 + 0.005) }' ||
+			{ echo "run $o: wqctl $m MiB/s, fio $k KiB/s"; false; }
+	done <<<"$metrics"
+	# the tracepoints ran: every run has writeback's counters (numbers, maybe 0)
+	[ "$(grep -c '"name": *"writeback"' <<<"$output")" -eq 4 ]
+	rm -rf "$d"
+}
+
 @test "live: the tier left /sys/devices/virtual/workqueue as it found it" {
 	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
 	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"

@@ -136,3 +136,17 @@ screen() {
 	assert_line --regexp '^affinity_scope=cache'
 	assert_line --regexp '^writeback'
 }
+
+@test "tmux bash: experiment completes its options, metrics, profiles and, after --, the workload" {
+	run screen "wqctl --sysroot $R experiment --metric fio:write.c" Tab X
+	assert_line "$ wqctl --sysroot $R experiment --metric fio:write.clat_p99 X"
+	run screen "wqctl --sysroot $R experiment --better l" Tab X
+	assert_line "$ wqctl --sysroot $R experiment --better lower X"
+	run screen "wqctl --sysroot $R experiment --profile cpu-partitioning,no" Tab X
+	assert_line "$ wqctl --sysroot $R experiment --profile cpu-partitioning,noneX"
+	run screen "wqctl --sysroot $R experiment --set 'writeback max_active=8,64' --ru" Tab X
+	assert_line "$ wqctl --sysroot $R experiment --set 'writeback max_active=8,64' --runs X"
+	# after --, bash's own completion of the workload: a command name, then its files
+	run screen "wqctl --sysroot $R experiment --set 'writeback max_active=8,64' -- wqct" Tab X
+	assert_line "$ wqctl --sysroot $R experiment --set 'writeback max_active=8,64' -- wqctl X"
+}

@@ -13,6 +13,8 @@
 #   @@OUT <command>              followed by its output, then @@OUT-END
 #   @@ROW key=value ...          one probe measurement (see row())
 #   @@MON key=value ...          monitor against the probe's counts
+#   @@EXP key=value ...          experiment around the probe and around fio
+#   @@FIOBW run=N kib=K          fio's own bandwidth fields of run N, summed
 P=/sys/kernel/wqprobe
 MODE=$(sed -n 's/.*wqvm.mode=\([a-z,]*\).*/\1/p' /proc/cmdline)
 HOLD1=$(sed -n 's/.*wqvm.hold=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -212,6 +214,75 @@ wait_done() {
 	done
 }
 
+# experiment (issue 16): the probe's workqueue with max_active 1 against 64,
+# a workload that queues 8 items of 300 ms from CPU 0 and waits for them;
+# then fio on ext4 on a virtio disk with writeback's max_active, each fio
+# report kept so that the host can sum its bandwidth fields itself.
+experiment_truth() {
+	local wqd=/sys/devices/virtual/workqueue before after rc i m
+	echo 16 >$P/create
+	cat >/tmp/probe-load.sh <<'EOF'
+#!/bin/sh
+P=/sys/kernel/wqprobe
+# run resets the probe's counts, then queues the 8 items before it returns
+echo "8 0 300" >$P/run
+while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt 8 ]; do sleep 0.05; done
+head -1 $P/stats >>/tmp/probe-runs
+EOF
+	chmod +x /tmp/probe-load.sh
+	before=$(cat $wqd/wqprobe/max_active)
+	rm -f /tmp/probe-runs
+	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 --save vmprobe -P \
+		-- /tmp/probe-load.sh >/tmp/exp.txt 2>/tmp/exp.err
+	rc=$?
+	after=$(cat $wqd/wqprobe/max_active)
+	# what the probe measured in each run: items queued and the most that ran at once
+	echo "@@EXP probe rc=$rc before=$before after=$after" \
+		"queued=$(awk '{ s += $2 } END { print s + 0 }' /tmp/probe-runs 2>/dev/null)" \
+		"peaks=$(awk '{ printf "%s%s", s, $8; s = "," }' /tmp/probe-runs 2>/dev/null)" \
+		"journal=$([ -s /run/wqctl/journal ] && echo left || echo empty)" \
+		"saved=$([ -s /var/lib/wqctl/experiments/vmprobe.json ] && echo yes || echo no)"
+	echo "@@OUT experiment-probe"
+	cat /tmp/exp.txt /tmp/exp.err
+	echo "@@OUT-END"
+
+	# fio: its libraries travel on the disk image, beside the file system it writes
+	for m in /modules/*.ko; do [ -f "$m" ] && insmod "$m" 2>/dev/null; done
+	i=0
+	while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	mkdir -p /mnt
+	if ! mount -t ext4 /dev/vda /mnt 2>/tmp/mount.err; then
+		echo "@@EXP fio rc=mount $(tr '\n' ' ' </tmp/mount.err)"
+		return
+	fi
+	mkdir -p /mnt/data
+	cat >/tmp/fio-load.sh <<'EOF'
+#!/bin/sh
+n=$(ls /tmp/fio-*.json 2>/dev/null | wc -l)
+LD_LIBRARY_PATH=/mnt/fio/lib:/lib /mnt/fio/bin/fio --output-format=json --output=/tmp/fio-$n.json --name=w \
+	--directory=/mnt/data --unlink=1 --rw=write --bs=64k --size=16m --fsync=4 >/dev/null || exit 1
+cat /tmp/fio-$n.json
+EOF
+	chmod +x /tmp/fio-load.sh
+	before=$(cat $wqd/writeback/max_active)
+	wqctl experiment --set 'writeback max_active=8,64' --runs 2 --seed 5 -J -- /tmp/fio-load.sh \
+		>/tmp/expfio.json 2>/tmp/expfio.err
+	rc=$?
+	after=$(cat $wqd/writeback/max_active)
+	echo "@@EXP fio rc=$rc before=$before after=$after" \
+		"journal=$([ -s /run/wqctl/journal ] && echo left || echo empty)"
+	i=0
+	while [ -f /tmp/fio-$i.json ]; do
+		echo "@@FIOBW run=$((i + 1)) kib=$(sed -n 's/^ *"bw" : \([0-9]*\),$/\1/p' /tmp/fio-$i.json |
+			awk '{ s += $1 } END { print s + 0 }')"
+		i=$((i + 1))
+	done
+	echo "@@OUT experiment-fio"
+	cat /tmp/expfio.json /tmp/expfio.err
+	echo "@@OUT-END"
+	umount /mnt
+}
+
 raw_files
 wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP $(tar -C /tmp/dump -czf - . | base64 -w0)"
 for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa -r" "explain writeback" \
@@ -229,4 +300,5 @@ echo 1 >$P/create
 rm -rf /tmp/dump && wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP-CREATED1 $(tar -C /tmp/dump -czf - . | base64 -w0)"
 case ,$MODE, in *,matrix,*) probe_matrix ;; esac
 case ,$MODE, in *,monitor,*) monitor_truth ;; esac
+case ,$MODE, in *,experiment,*) experiment_truth ;; esac
 exit 0

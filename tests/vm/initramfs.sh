@@ -2,7 +2,7 @@
 # Build the guest's initramfs: busybox-static, wqctl with the libraries it
 # links and dlopen()s, the probe module, and the guest script as /guest.sh.
 #   initramfs.sh WQCTL PROBE_KO GUEST_SH OUT.cpio.gz [EXTRA_FILE...]
-# Extra files land in the guest's root under their base name.
+# Extra files (or directories) land in the guest's root under their base name.
 set -euo pipefail
 trap 'echo "initramfs.sh: failed at line $LINENO" >&2' ERR
 wqctl=$1 ko=$2 guest=$3 out=$4
@@ -15,7 +15,7 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$wqctl" "$root/usr/sbin/wqctl"
 cp "$ko" "$root/wqprobe.ko"
 cp "$guest" "$root/guest.sh"
-for f in "$@"; do cp "$f" "$root/"; done
+for f in "$@"; do cp -r "$f" "$root/"; done
 
 # the libraries wqctl links plus the ones it dlopen()s (src/lib/dl.c,
 # src/cli/lazy.c), each with what it links in turn

@@ -52,7 +52,7 @@ boot() { # accel kernel-dir krel initrd layout append log timeout
 	timeout "$limit" qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -m "$mem" -smp "$smp" $numa \
 		-kernel "$kdir/boot/vmlinuz-$krel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4 $append" \
-		-display none -serial "file:$log" -monitor none -no-reboot </dev/null >"$log.qemu" 2>&1
+		"${EXTRA_QEMU[@]}" -display none -serial "file:$log" -monitor none -no-reboot </dev/null >"$log.qemu" 2>&1
 }
 
 # --- set-up: kernels, probe modules, initramfs -------------------------------
@@ -64,6 +64,7 @@ fi
 ok "fetch Debian's kernels: $(echo "$kernels" | awk '{ printf "%s%s (era %s)", s, $2, $1; s = ", " }')"
 
 declare -A KDIR INITRD
+EXTRA_QEMU=()
 wanted=${VM_KERNELS:-A C}
 while read -r era krel kdir; do
 	case " $wanted " in *" $era "*) ;; *) continue ;; esac
@@ -71,8 +72,20 @@ while read -r era krel kdir; do
 	pdir=$cache/wqprobe-$krel
 	rm -rf "$pdir" && mkdir -p "$pdir" && cp "$here/wqprobe/wqprobe.c" "$here/wqprobe/Kbuild" "$pdir/"
 	check "build wqprobe.ko against $krel headers" make -s -C "$kdir/build" M="$pdir" modules
+	# experiment's fio run: virtio-blk and ext4 as modules, in modprobe's order, uncompressed for
+	# busybox's insmod (those built in are not listed)
+	mdir=$cache/vmmods-$krel/modules
+	rm -rf "$mdir" && mkdir -p "$mdir"
+	i=0
+	for m in $(for mod in virtio_pci virtio_blk crc32c_generic ext4; do
+		modprobe -d "$kdir" -S "$krel" --show-depends "$mod" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++'); do
+		i=$((i + 1))
+		b=$(basename "$m")
+		case $m in *.xz) xz -dc "$m" >"$mdir/$(printf %02d $i)-${b%.xz}" ;; *) cp "$m" "$mdir/$(printf %02d $i)-$b" ;; esac
+	done
 	INITRD[$krel]=$cache/initrd-$krel.cpio.gz
-	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$pdir/wqprobe.ko" "$here/guest.sh" "${INITRD[$krel]}"
+	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$pdir/wqprobe.ko" "$here/guest.sh" "${INITRD[$krel]}" "$mdir"
 done <<<"$kernels"
 
 # --- KVM or TCG: a short boot probe, not the device node ---------------------
@@ -94,6 +107,24 @@ fi
 # (16 vCPU threads on 2 cores spin on each other).
 [ "$accel" = tcg ] && accel=tcg,thread=single
 
+# --- experiment's disk: ext4 holding fio and the libraries it links -----------
+expdisk=$cache/expdisk.img
+if command -v fio >/dev/null; then
+	stage=$(mktemp -d)
+	mkdir -p "$stage/fio/bin" "$stage/fio/lib"
+	cp -L "$(command -v fio)" "$stage/fio/bin/"
+	ldd "$(command -v fio)" | awk '/=> \// { print $3 }' | xargs -r cp -L -t "$stage/fio/lib/"
+	rm -f "$expdisk"
+	truncate -s 512M "$expdisk"
+	# no metadata checksums: the guest need not load crc32c before mounting
+	check "experiment's virtio disk: ext4 with fio and its libraries" \
+		mke2fs -q -t ext4 -O ^metadata_csum -d "$stage" -F "$expdisk"
+	rm -rf "$stage"
+else
+	notok "fio is installed on the host (make deps)"
+	expdisk=
+fi
+
 # --- the host's own exit codes for the read-only commands --------------------
 declare -A HOSTRC
 for c in "show" "topology -J" "explain writeback" "check" "knob" "get writeback max_active"; do
@@ -113,8 +144,12 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		tag="$krel $layout"
 		log=$cache/boot-$krel-$layout.log
 		mode=matrix
-		# monitor against the probe, once per kernel
-		[ "$layout" = even ] && mode=matrix,monitor
+		# monitor and experiment against the probe, once per kernel (experiment's fio on a disk)
+		EXTRA_QEMU=()
+		if [ "$layout" = even ]; then
+			mode=matrix,monitor,experiment
+			[ -n "$expdisk" ] && EXTRA_QEMU=(-drive "file=$expdisk,format=raw,if=virtio,snapshot=on")
+		fi
 		start=$(date +%s)
 		# VM_REUSE_LOGS=1 judges the guest logs of the last run again, without booting
 		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
@@ -215,6 +250,12 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 			"$here/montruth.sh" "$log.txt" "$tag" "$n" >"$cache/mon.tap"
 			cat "$cache/mon.tap"
 			n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/mon.tap")))
+		fi
+		# experiment against the probe's known timing and fio's own reports
+		if grep -q '^@@EXP ' "$log.txt"; then
+			"$here/exptruth.sh" "$log.txt" "$tag" "$n" >"$cache/exp.tap"
+			cat "$cache/exp.tap"
+			n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/exp.tap")))
 		fi
 	done
 done

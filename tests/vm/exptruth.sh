@@ -1,0 +1,76 @@
+#!/bin/bash
+# experiment against the kernel (tests/vm/guest.sh experiment_truth): the
+# probe's workqueue with max_active 1 against 64, and fio's own reports.
+#   exptruth.sh GUEST_LOG TAG N   prints TAP numbered from N+1
+# Expected figures come from the workload, not from wqctl: 8 items of 300 ms
+# queued at once from one CPU run one at a time under max_active 1 (at least
+# 8 x 0.3 = 2.4 s, 7 of them activated later than queued) and all at once
+# under 64 (0.3 s plus the workload's own start, nothing held back).
+set -uo pipefail
+log=$1 tag=$2 n=$3
+ok() { n=$((n + 1)); echo "ok $n - $tag: $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $tag: $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+out() { awk -v c="$1" '$0 == "@@OUT " c { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log"; }
+line() { grep "^@@EXP $1 " "$log" | head -1; }
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
+pair() { # ROW KEY: a KEY="value" of a pairs line
+	sed -n "s/.*\\b$2=\"\\([^\"]*\\)\".*/\\1/p" <<<"$1"
+}
+
+p=$(line probe)
+probe=$(out experiment-probe)
+if [ "$(field "$p" rc)" = 0 ]; then ok "experiment around the probe exits 0"
+else notok "experiment around the probe exits 0" "$p" "$(echo "$probe" | tail -5)"; fi
+[ "$(field "$p" before)" = 16 ] && [ "$(field "$p" after)" = 16 ] && [ "$(field "$p" journal)" = empty ] &&
+	ok "wqprobe's max_active is 16 again afterwards and no journal entry is left" ||
+	notok "wqprobe's max_active is 16 again afterwards and no journal entry is left" "$p"
+[ "$(field "$p" saved)" = yes ] && ok "--save kept the result" || notok "--save kept the result" "$p"
+[ "$(field "$p" queued)" = 48 ] && ok "the probe queued 6 runs x 8 items = 48" ||
+	notok "the probe queued 6 runs x 8 items = 48" "$p"
+# the probe's own peak concurrency per run: 1 in the three runs of max_active 1, all 8 in the others
+peaks=$(field "$p" peaks | tr ',' '\n' | sort -n | paste -sd,)
+[ "$peaks" = "1,1,1,8,8,8" ] && ok "the probe measured at most 1 at once in 3 runs and 8 in 3 runs" ||
+	notok "the probe measured peaks 1,1,1,8,8,8" "$p"
+r1=$(grep 'SETTING="wqprobe max_active=1"' <<<"$probe")
+r64=$(grep 'SETTING="wqprobe max_active=64"' <<<"$probe")
+m1=$(pair "$r1" MEDIAN) m64=$(pair "$r64" MEDIAN)
+if awk -v a="$m1" 'BEGIN { exit !(a + 0 >= 2.4) }'; then
+	ok "max_active=1: median wall time $m1 s >= 8 x 0.3 s (one at a time)"
+else notok "max_active=1: median wall time >= 2.4 s" "$r1"; fi
+if awk -v a="$m64" 'BEGIN { exit !(a + 0 >= 0.3 && a + 0 <= 1.2) }'; then
+	ok "max_active=64: median wall time $m64 s within [0.3, 1.2] s (all at once)"
+else notok "max_active=64: median wall time within [0.3, 1.2] s" "$r64"; fi
+[ "$(pair "$r64" NOTE)" = "better than the baseline" ] && ok "the table claims the difference: '$(pair "$r64" NOTE)'" ||
+	notok "the table claims the difference (ranges apart)" "$r1" "$r64"
+for x in "1 THROTTLED 7" "1 QUEUED 8" "64 THROTTLED 0" "64 QUEUED 8"; do
+	read -r ma col want <<<"$x"
+	row=$r1
+	[ "$ma" = 64 ] && row=$r64
+	got=$(pair "$row" "$col")
+	[ "$got" = "$want" ] && ok "max_active=$ma: $col $got = the workload's $want" ||
+		notok "max_active=$ma: $col ${got:-?} = the workload's $want" "$row"
+done
+
+f=$(line fio)
+fio=$(out experiment-fio)
+if [ "$(field "$f" rc)" = 0 ]; then ok "experiment around fio on ext4 on virtio exits 0"
+else notok "experiment around fio on ext4 on virtio exits 0" "$f" "$(echo "$fio" | tail -5)"; exit 0; fi
+[ -n "$(field "$f" before)" ] && [ "$(field "$f" before)" = "$(field "$f" after)" ] && [ "$(field "$f" journal)" = empty ] &&
+	ok "writeback's max_active is $(field "$f" before) again afterwards and no journal entry is left" ||
+	notok "writeback's max_active is restored and no journal entry is left" "$f"
+# wqctl's metric of run N (its "order") against the bandwidth fields of fio's report N, summed here
+metrics=$(awk '/"order":/ { gsub(/[^0-9]/, "", $0); o = $0; next }
+	o != "" && /"metric":/ { sub(/.*"metric": */, ""); sub(/,.*/, ""); print o, $0; o = "" }' <<<"$fio")
+runs=0 agree=0
+while read -r _ r k; do
+	r=${r#run=} k=${k#kib=}
+	runs=$((runs + 1))
+	w=$(awk -v o="$r" '$1 == o { print $2 }' <<<"$metrics")
+	if awk -v w="$w" -v k="$k" 'BEGIN { d = w - k / 1024; if (d < 0) d = -d; exit !(w != "" && k > 0 && d <= 1e-4 * k / 1024 + 0.005) }'; then
+		agree=$((agree + 1))
+	else
+		notok "run $r: wqctl's fio bandwidth ${w:-?} MiB/s = fio's bw fields $k KiB/s / 1024"
+	fi
+done < <(grep '^@@FIOBW ' "$log")
+[ "$runs" = 4 ] && [ "$agree" = 4 ] && ok "all 4 runs: wqctl's fio bandwidth = the sum of fio's own bw fields / 1024" ||
+	notok "4 runs agree with fio's reports ($agree of $runs)" "$(echo "$metrics" | head -4)"
