@@ -106,3 +106,6 @@ complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' 
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l plot -r -F
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l force
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l no-monitor
+complete -c wqctl -n '__wqctl_using check' -l isolation
+complete -c wqctl -n '__wqctl_using check' -s i -l interval -x
+complete -c wqctl -n '__wqctl_using check' -l cpus -x

@@ -10,6 +10,7 @@
 #include "../lib/check.h"
 #include "../lib/macro.h"
 #include "cli.h"
+#include "isolation.h"
 #include "profiles.h"
 
 enum { COL_SEVERITY, COL_CODE, COL_TARGET, COL_MESSAGE };
@@ -167,10 +168,14 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"strict", no_argument, NULL, 's'},
-	    {"profile", required_argument, NULL, 'p'},
-	    {NULL, 0, NULL, 0},
+	    {"strict", no_argument, NULL, 's'},	    {"profile", required_argument, NULL, 'p'},
+	    {"isolation", no_argument, NULL, 'I'},  {"interval", required_argument, NULL, 'i'},
+	    {"cpus", required_argument, NULL, 'c'}, {NULL, 0, NULL, 0},
 	};
+	bool isolation = false;
+	const char *iso_cpus = NULL;
+	double seconds = 5;
+	char *end;
 	_cleanup_free_ char **pnames = calloc((size_t)argc + 1, sizeof(char *));
 	bool strict = false;
 	struct tally t = {0};
@@ -181,14 +186,35 @@ static int run(struct cli *cli, int argc, char **argv)
 
 	if (!pnames)
 		return EXIT_FAIL;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': strict = true; break;
 		case 'p': pnames[np++] = optarg; break;
+		case 'I': isolation = true; break;
+		case 'c': iso_cpus = optarg; break;
+		case 'i':
+			errno = 0;
+			seconds = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(seconds >= 0.1 && seconds <= 3600)) {
+				cli_err(cli, "check: --interval '%s': expected seconds from 0.1 to 3600", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		default:
 			cli_err(cli, "check: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
+	}
+	if (isolation) {
+		if (np || optind < argc || strict) {
+			cli_err(cli, "check --isolation samples the whole system: no --profile, --strict or PATTERN");
+			return EXIT_USAGE;
+		}
+		return cli_isolation_audit(cli, seconds, iso_cpus);
+	}
+	if (iso_cpus || seconds != 5) {
+		cli_err(cli, "check: --cpus and --interval go with --isolation");
+		return EXIT_USAGE;
 	}
 	if (cli->list_columns)
 		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
@@ -247,8 +273,13 @@ const struct cmd cmd_check = {
     .name = "check",
     .run = run,
     .summary = "report settings the kernel will silently ignore, multiply or clamp",
-    .usage = "[--strict] [--profile NAME...] [PATTERN...]",
+    .usage = "[--strict] [--profile NAME...] [PATTERN...]\n"
+	     "       wqctl check --isolation [-i SECONDS] [--cpus LIST]",
     .options = "  --strict     exit 3 on warnings too (always on errors)\n"
 	       "  PATTERN      check only these workqueues (all, and the root cpumask, when none)\n"
-	       "  --profile NAME  check what these profiles would set instead of the live values\n",
+	       "  --profile NAME  check what these profiles would set instead of the live values\n"
+	       "  --isolation  sample the workqueue tracepoints: which work ran on isolated CPUs, whether it can\n"
+	       "               be moved and how (exit 3 when any ran there; root, live system)\n"
+	       "  -i, --interval SECONDS  the sampling window (default 5)\n"
+	       "  --cpus LIST  audit these CPUs instead of the kernel's isolated and nohz_full ones\n",
 };

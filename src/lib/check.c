@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isolate.h"
 #include "macro.h"
 #include "ownerknob.h"
 
@@ -117,6 +118,63 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 	}
 }
 
+/*
+ * The isolation the boot parameters ask for against what the kernel
+ * reports (cpu/isolated, cpu/nohz_full), and so against what
+ * 'housekeeping' means to wqctl (online CPUs less both).
+ */
+static void check_boot_isolation(struct wq_ctx *ctx, struct wq_topo *t, wq_finding_fn fn, void *data)
+{
+	struct wq_boot_isolation b;
+	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *want = NULL;
+	char why[300];
+
+	if (wq_boot_isolation_read(ctx, &b, why, sizeof(why)) < 0) {
+		if (b.domain && strstr(why, "CPU list"))
+			emit(fn, data, WQ_SEV_WARNING, "isolation-cmdline", "cmdline", "%s: the kernel ignores it",
+			     why);
+		wq_boot_isolation_clear(&b);
+		return;
+	}
+	if (!hk || !(want = wq_cpuset_dup(t->online)))
+		goto out;
+	if (b.has_isolcpus && !wq_cpuset_equal(b.domain, t->isolated)) {
+		_cleanup_free_ char *a = list(b.isolcpus);
+		_cleanup_free_ char *d = list(b.domain);
+		_cleanup_free_ char *i = list(t->isolated);
+
+		emit(fn, data, WQ_SEV_WARNING, "isolation-mismatch", "isolated",
+		     "isolcpus=%s%s%s isolates %s from the scheduler domains, but the kernel reports isolated CPUs "
+		     "'%s'",
+		     b.flags, b.flags[0] ? "," : "", a, wq_cpuset_is_empty(b.domain) ? "none" : d,
+		     wq_cpuset_is_empty(t->isolated) ? "" : i);
+	}
+	if (b.has_nohz_full && !wq_cpuset_equal(b.nohz_full, t->nohz_full)) {
+		_cleanup_free_ char *w = list(b.nohz_full);
+		_cleanup_free_ char *k = list(t->nohz_full);
+
+		emit(fn, data, WQ_SEV_WARNING, "isolation-mismatch", "nohz_full",
+		     "nohz_full=%s is on the command line, but the kernel runs '%s' tickless (a kernel without "
+		     "CONFIG_NO_HZ_FULL ignores it)",
+		     w, wq_cpuset_is_empty(t->nohz_full) ? "" : k);
+	}
+	/* housekeeping as the boot parameters imply it, against wqctl's */
+	wq_cpuset_andnot(want, b.domain);
+	wq_cpuset_andnot(want, b.nohz_full);
+	if (wq_topo_housekeeping(t, hk) == 0 && !wq_cpuset_equal(hk, want) && !wq_cpuset_is_empty(want)) {
+		_cleanup_free_ char *h = list(hk);
+		_cleanup_free_ char *w = list(want);
+
+		emit(fn, data, WQ_SEV_WARNING, "housekeeping-mismatch", "housekeeping",
+		     "'housekeeping' is %s here (online CPUs less the kernel's isolated and nohz_full ones), but "
+		     "the boot parameters imply %s: cpumask=housekeeping follows the kernel's view",
+		     h, w);
+	}
+out:
+	wq_boot_isolation_clear(&b);
+}
+
 int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, wq_finding_fn fn, void *data)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
@@ -133,8 +191,10 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 	if (r < 0)
 		return r;
 	check_mask(t, "cpumask", g, fn, data, &none);
-	if (!root_override)
+	if (!root_override) {
 		check_btrfs(ctx, fn, data);
+		check_boot_isolation(ctx, t, fn, data);
+	}
 	return 0;
 }
 

@@ -115,6 +115,9 @@ static bool load_trace(struct wq_libtrace *l)
 	SYM(e, *l, tep_find_field);
 	SYM(e, *l, tep_read_number_field);
 	SYM(e, *l, tep_get_field_raw);
+	SYM(e, *l, tep_data_pid);
+	SYM(e, *l, tep_parse_kallsyms);
+	SYM(e, *l, tep_find_function);
 	return true;
 }
 

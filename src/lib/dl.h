@@ -84,6 +84,10 @@ struct wq_libtrace {
 	WQ_FN(tep_find_field);
 	WQ_FN(tep_read_number_field);
 	WQ_FN(tep_get_field_raw);
+	/* the isolation audit: worker pids and work function names */
+	WQ_FN(tep_data_pid);
+	WQ_FN(tep_parse_kallsyms);
+	WQ_FN(tep_find_function);
 };
 
 /* The loaded library, or NULL when it cannot be loaded (the caller falls back). */

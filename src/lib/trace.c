@@ -34,20 +34,16 @@ struct wq_trace {
 	/* Event ids and the fields read from each (offsets come from the format files). */
 	int id[4];
 	struct tep_format_field *work[4];
+	struct tep_format_field *fn[4]; /* "function", where the event has it */
 	struct tep_event *queue;
 	unsigned long long lost;
 	int err;
 	/* events of this drain plus the ones held back from the last (see wq_trace_read) */
-	struct held_ev *ev;
-	size_t nev, cap;
+	struct wq_trace_ev *ev;
+	size_t nev, cap, max;
 	unsigned long long seq;
-};
-
-struct held_ev {
-	uint64_t ts, work;
-	unsigned long long seq; /* arrival order: keeps one CPU's order among equal times */
-	int ev, cpu;
-	char wq[32];
+	bool full;
+	bool symbols;
 };
 
 /*
@@ -183,6 +179,7 @@ int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **
 			return -ENOENT;
 		}
 		t->id[i] = e->id;
+		t->fn[i] = t->L->tep_find_field(e, "function");
 		if (i == WQ_EV_QUEUE)
 			t->queue = e;
 	}
@@ -226,7 +223,7 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 {
 	struct wq_trace *t = data;
 	unsigned long long work = 0;
-	struct held_ev *h;
+	struct wq_trace_ev *h;
 	int ev = -1;
 
 	for (int i = 0; i < 4; i++)
@@ -240,9 +237,13 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 		t->lost++; /* dropped, count unknown */
 	if (t->L->tep_read_number_field(t->work[ev], rec->data, &work) < 0 || work == 0)
 		return 0;
+	if (t->max && t->nev >= t->max) {
+		t->full = true;
+		return 0;
+	}
 	if (t->nev == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
-		struct held_ev *n = realloc(t->ev, cap * sizeof(*n));
+		struct wq_trace_ev *n = realloc(t->ev, cap * sizeof(*n));
 
 		if (!n) {
 			t->err = -ENOMEM;
@@ -257,6 +258,14 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 	h->seq = t->seq++;
 	h->ev = ev;
 	h->cpu = cpu;
+	h->fn = 0;
+	if (t->fn[ev]) {
+		unsigned long long fn = 0;
+
+		if (t->L->tep_read_number_field(t->fn[ev], rec->data, &fn) == 0)
+			h->fn = fn;
+	}
+	h->pid = t->L->tep_data_pid(t->tep, rec);
 	h->wq[0] = '\0';
 	if (ev == WQ_EV_QUEUE) {
 		int len = 0;
@@ -270,7 +279,7 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu, void *
 
 static int cmp_held(const void *a, const void *b)
 {
-	const struct held_ev *x = a, *y = b;
+	const struct wq_trace_ev *x = a, *y = b;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -285,7 +294,7 @@ static int feed(struct wq_trace *t, struct wq_mon *m, uint64_t cutoff, bool flus
 	if (t->nev > 1)
 		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_held);
 	for (i = 0; i < t->nev && (flush || t->ev[i].ts <= cutoff); i++) {
-		const struct held_ev *h = &t->ev[i];
+		const struct wq_trace_ev *h = &t->ev[i];
 
 		if (wq_mon_event_cpu(m, (enum wq_mon_ev)h->ev, h->ts, h->work, h->wq[0] ? h->wq : "?", h->cpu) < 0)
 			return -ENOMEM;
@@ -324,6 +333,67 @@ int wq_trace_flush(struct wq_trace *t, struct wq_mon *m)
 	int r = wq_trace_read(t, m, &lost);
 
 	return r < 0 ? r : feed(t, m, 0, true);
+}
+
+int wq_trace_collect(struct wq_trace *t, size_t max, unsigned long long *lost, bool *full)
+{
+	t->lost = 0;
+	t->err = 0;
+	t->max = max;
+	if (t->L->tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0 && !t->err)
+		t->err = -EIO;
+	t->max = 0;
+	*lost = t->lost;
+	*full = t->full;
+	return t->err;
+}
+
+void wq_trace_collected(struct wq_trace *t, const struct wq_trace_ev **ev, size_t *n)
+{
+	if (t->nev > 1)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_held);
+	*ev = t->ev;
+	*n = t->nev;
+}
+
+int wq_trace_load_symbols(struct wq_ctx *ctx, struct wq_trace *t, char *why, size_t whysz)
+{
+	_cleanup_free_ char *buf = NULL;
+	int r = wq_root_read(ctx->root, WQ_P_KALLSYMS, &buf);
+	const char *p;
+
+	if (r < 0) {
+		snprintf(why, whysz, "/" WQ_P_KALLSYMS ": %s", wq_strerror(-r));
+		return r;
+	}
+	/*
+	 * kptr_restrict: every address reads 0 for a reader without CAP_SYSLOG
+	 * (per-CPU symbols are 0 anyway, so one non-zero address is enough)
+	 */
+	for (p = buf; *p; p++) {
+		size_t l = strspn(p, "0123456789abcdef");
+
+		if (l && strspn(p, "0") < l)
+			break;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+	}
+	if (!p || !*p) {
+		snprintf(why, whysz, "/" WQ_P_KALLSYMS " shows no addresses (kernel.kptr_restrict)");
+		return -EPERM;
+	}
+	if (t->L->tep_parse_kallsyms(t->tep, buf) < 0) {
+		snprintf(why, whysz, "/" WQ_P_KALLSYMS ": libtraceevent cannot parse it");
+		return -EINVAL;
+	}
+	t->symbols = true;
+	return 0;
+}
+
+const char *wq_trace_symbol(struct wq_trace *t, uint64_t addr)
+{
+	return t->symbols && addr ? t->L->tep_find_function(t->tep, addr) : NULL;
 }
 
 void wq_trace_close(struct wq_trace *t)

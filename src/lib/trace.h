@@ -7,7 +7,9 @@
 #ifndef WQ_TRACE_H
 #define WQ_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "monitor.h"
 
@@ -30,6 +32,31 @@ int wq_trace_read(struct wq_trace *t, struct wq_mon *m, unsigned long long *lost
  * (the last interval). 0 or -errno.
  */
 int wq_trace_flush(struct wq_trace *t, struct wq_mon *m);
+/* One event as recorded (the isolation audit keeps them all). */
+struct wq_trace_ev {
+	uint64_t ts, work;
+	uint64_t fn; /* the work function's address (queue, start, end) */
+	unsigned long long seq; /* arrival order: keeps one CPU's order among equal times */
+	int ev; /* enum wq_mon_ev */
+	int cpu; /* the CPU whose buffer holds it: where queue_work() or the item ran */
+	int pid; /* the task: the queuer, or the worker that ran the item */
+	char wq[32]; /* queue events: the workqueue, as the tracepoint names it */
+};
+/*
+ * Keep every event recorded since the last call (no wq_mon), up to max
+ * events; *lost counts what the buffer dropped, *full whether max cut it.
+ * 0 or -errno.
+ */
+int wq_trace_collect(struct wq_trace *t, size_t max, unsigned long long *lost, bool *full);
+/* The collected events in time order; valid until the next call or close. */
+void wq_trace_collected(struct wq_trace *t, const struct wq_trace_ev **ev, size_t *n);
+/*
+ * Load /proc/kallsyms for function names (slow: the audit only). 0, or
+ * -errno with why (kptr_restrict hides addresses, or it cannot be read).
+ */
+int wq_trace_load_symbols(struct wq_ctx *ctx, struct wq_trace *t, char *why, size_t whysz);
+/* The function at addr, or NULL. */
+const char *wq_trace_symbol(struct wq_trace *t, uint64_t addr);
 /* The instance's name below tracefs instances/ (for messages and tests). */
 const char *wq_trace_instance(const struct wq_trace *t);
 /* Stop tracing and remove the instance. */

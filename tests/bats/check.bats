@@ -154,3 +154,87 @@ finding() { assert_line "$1 $2 $3"; }
 	run wq profile current
 	assert_output ""
 }
+
+# Isolation against the boot parameters. vmware_fpe: CPUs 0-15 online of 0-31 possible.
+boot_with() { printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro %s\n' "$1" >"$ROOT/proc/cmdline"; }
+
+@test "isolation as booted: isolcpus= and nohz_full= that the kernel reports are no finding" {
+	boot_with "isolcpus=12-15 nohz_full=12-15"
+	echo 12-15 >"$ROOT/sys/devices/system/cpu/isolated"
+	echo 12-15 >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq check -r -n -o CODE
+	refute_output --partial "mismatch"
+}
+
+@test "isolcpus= the kernel did not take: isolation-mismatch and housekeeping-mismatch, with both sets" {
+	boot_with "isolcpus=domain,managed_irq,12-15 nohz_full=8-15"
+	echo 12-15 >"$ROOT/sys/devices/system/cpu/isolated"
+	: >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	finding warning isolation-mismatch nohz_full
+	refute_line "warning isolation-mismatch isolated"
+	finding warning housekeeping-mismatch housekeeping
+	run wq check -P -o TARGET,MESSAGE
+	# the kernel: online 0-15 less isolated 12-15 = 0-11; the boot line: less 12-15 and 8-15 = 0-7
+	assert_line --partial "TARGET=\"housekeeping\" MESSAGE=\"'housekeeping' is 0-11 here"
+	assert_line --partial "the boot parameters imply 0-7"
+	assert_line --partial "nohz_full=8-15 is on the command line, but the kernel runs '' tickless"
+}
+
+@test "isolcpus= with flags but without domain isolates nothing from the domains" {
+	boot_with "isolcpus=nohz,managed_irq,4-7"
+	echo 4-7 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -P -o CODE,TARGET,MESSAGE
+	assert_line --partial 'CODE="isolation-mismatch" TARGET="isolated" MESSAGE="isolcpus=nohz,managed_irq,4-7 isolates none from the scheduler domains, but the kernel reports isolated CPUs '"'4-7'"
+}
+
+@test "a malformed isolcpus= is named; the last isolcpus= wins" {
+	boot_with "isolcpus=domain,x-y"
+	run wq check -P -o CODE,TARGET,MESSAGE
+	assert_line --partial "CODE=\"isolation-cmdline\" TARGET=\"cmdline\" MESSAGE=\"isolcpus=domain,x-y: 'x-y' is not a CPU list"
+	boot_with "isolcpus=2 isolcpus=14-15"
+	echo 14-15 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -r -n -o CODE
+	refute_output --partial "mismatch"
+}
+
+@test "the root cpumask and a workqueue's cpumask over isolated CPUs, and the cpu-partitioning profile's cure" {
+	boot_with "isolcpus=12-15"
+	echo 12-15 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	finding warning cpumask-isolated cpumask
+	finding warning cpumask-isolated writeback
+	run wq --profile-dir "$TOP/profiles" apply --profile cpu-partitioning
+	assert_success
+	# housekeeping: online 0-15 less 12-15 = 0-11 = 00000fff (32 possible CPUs: 8 digits)
+	assert_equal "$(cat "$ROOT/sys/devices/virtual/workqueue/cpumask")" 00000fff
+	assert_equal "$(cat "$ROOT/sys/devices/virtual/workqueue/writeback/cpumask")" 00000fff
+	run wq check -r -n -o CODE
+	refute_output --partial "cpumask-isolated"
+}
+
+@test "check --isolation: options, the live-only rule, and a machine without isolated CPUs" {
+	run wq check --isolation --profile x
+	assert_failure 2
+	run wq check --isolation writeback
+	assert_failure 2
+	run wq check --cpus 1
+	assert_failure 2
+	assert_output --partial "go with --isolation"
+	run wq check --isolation -i 0
+	assert_failure 2
+	run wq check --isolation --cpus x
+	assert_failure 2
+	assert_output --partial "--cpus 'x': not a CPU list"
+	# the fixture isolates nothing
+	run wq check --isolation
+	assert_success
+	assert_output --partial "no isolated or nohz_full CPUs here"
+	# tracepoints are the live kernel's
+	run wq check --isolation --cpus 1
+	assert_failure 2
+	assert_output --partial "live system only"
+	run wq check --isolation --list-columns
+	assert_success
+	assert_output --partial "VERDICT"
+}

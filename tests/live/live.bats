@@ -166,6 +166,22 @@ EOF
 	rm -rf "$d"
 }
 
+@test "live: check --isolation --cpus 1 samples the real tracepoints: rows only for CPU 1, exit 3 exactly when any ran" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	run "$WQCTL" check --isolation --cpus 1 -i 1 -J
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	assert_output --partial '"isolated": "1"'
+	rows=$(grep -c '"workqueue":' <<<"$output" || true)
+	if [ "$rows" -gt 0 ]; then assert_equal "$status" 3; else assert_equal "$status" 0; fi
+	# every row ran on CPU 1 only, at least once, with a function name from kallsyms (not an address)
+	! grep '"cpus":' <<<"$output" | grep -v '"cpus": "1"'
+	! grep '"count": 0,' <<<"$output"
+	! grep '"function": "0x' <<<"$output"
+	# the one-line answer of the table form
+	run "$WQCTL" check --isolation --cpus 1 -i 1
+	assert_line --regexp '^isolation: (yes|no): '
+}
+
 @test "live: the tier left /sys/devices/virtual/workqueue as it found it" {
 	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
 	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"

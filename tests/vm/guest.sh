@@ -15,10 +15,12 @@
 #   @@MON key=value ...          monitor against the probe's counts
 #   @@EXP key=value ...          experiment around the probe and around fio
 #   @@FIOBW run=N kib=K          fio's own bandwidth fields of run N, summed
+#   @@ISO TAG key=value ...      check --isolation around the probe (isolation mode)
 P=/sys/kernel/wqprobe
 MODE=$(sed -n 's/.*wqvm.mode=\([a-z,]*\).*/\1/p' /proc/cmdline)
 HOLD1=$(sed -n 's/.*wqvm.hold=\([0-9]*\).*/\1/p' /proc/cmdline)
 HOLD1=${HOLD1:-3}
+ISO=$(sed -n 's/.*wqvm.iso=\([0-9,-]*\).*/\1/p' /proc/cmdline)
 
 b64() { base64 -w0 "$1" 2>/dev/null || base64 "$1" | tr -d '\n'; }
 
@@ -283,6 +285,53 @@ EOF
 	umount /mnt
 }
 
+# isolation (issue 17): booted with isolcpus= and nohz_full= (wqvm.iso=LIST);
+# the probe queues per-CPU items on the isolated CPUs (queue_work_on) and
+# unbound items from them (its workqueue's cpumask and the root mask then
+# include them), while check --isolation samples; again after the
+# cpu-partitioning profile. The host compares the reports with the probe.
+iso_round() { # tag
+	local pid i=0
+	wqctl check --isolation -i 10 -J >/tmp/iso-$1.json 2>/tmp/iso-$1.err &
+	pid=$!
+	mon_ready $pid >/dev/null
+	echo "5 $ISO 20" >$P/pcpu
+	echo "6 $ISO 20 0" >$P/run
+	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt $((6 * $(expand "$ISO" | wc -l))) ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait $pid
+	echo "@@ISO $1 rc=$? pcpu=$(tr ' ' , <$P/pcpu) stats=$(head -1 $P/stats | tr ' ' ,)" \
+		"isolated=$(cat /sys/devices/system/cpu/isolated) nohz_full=$(cat /sys/devices/system/cpu/nohz_full)"
+	echo "@@OUT iso-$1"
+	cat /tmp/iso-$1.json /tmp/iso-$1.err
+	echo "@@OUT-END"
+	echo "@@OUT iso-check-$1"
+	wqctl check -r -n -o SEVERITY,CODE,TARGET 2>&1
+	echo "@@OUT-END"
+}
+isolation_truth() {
+	insmod /wqprobe.ko || echo "@@RC 1 insmod"
+	echo 16 >$P/create
+	# unbound work can reach the isolated CPUs only through both masks
+	wqctl knob cpumask=all >/tmp/knob.out 2>&1
+	echo "@@ISOKNOB rc=$? $(tr '\n' ' ' </tmp/knob.out) root=$(cat /sys/devices/virtual/workqueue/cpumask)" \
+		"requested=$(cat /sys/devices/virtual/workqueue/cpumask_requested 2>/dev/null)" \
+		"isolated=$(cat /sys/devices/virtual/workqueue/cpumask_isolated 2>/dev/null)"
+	wqctl set wqprobe cpumask="$ISO" >/dev/null 2>&1
+	echo "@@ISOSYM $(grep -c . /proc/kallsyms) $(grep -w probe_fn /proc/kallsyms)"
+	iso_round before
+	wqctl apply --profile /cpu-partitioning.conf >/tmp/apply.out 2>&1
+	echo "@@ISOAPPLY rc=$? root=$(cat /sys/devices/virtual/workqueue/cpumask) wqprobe=$(cat /sys/devices/virtual/workqueue/wqprobe/cpumask)"
+	iso_round after
+}
+
+# an isolation boot runs only that
+if [ "$MODE" = isolation ]; then
+	isolation_truth
+	exit 0
+fi
 raw_files
 wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP $(tar -C /tmp/dump -czf - . | base64 -w0)"
 for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa -r" "explain writeback" \

@@ -63,7 +63,7 @@ if ! kernels=$("$here/kernels.sh" "$cache/kernels" 2>"$cache/kernels.err"); then
 fi
 ok "fetch Debian's kernels: $(echo "$kernels" | awk '{ printf "%s%s (era %s)", s, $2, $1; s = ", " }')"
 
-declare -A KDIR INITRD
+declare -A KDIR INITRD ERA
 EXTRA_QEMU=()
 wanted=${VM_KERNELS:-A C}
 while read -r era krel kdir; do
@@ -85,7 +85,9 @@ while read -r era krel kdir; do
 		case $m in *.xz) xz -dc "$m" >"$mdir/$(printf %02d $i)-${b%.xz}" ;; *) cp "$m" "$mdir/$(printf %02d $i)-$b" ;; esac
 	done
 	INITRD[$krel]=$cache/initrd-$krel.cpio.gz
-	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$pdir/wqprobe.ko" "$here/guest.sh" "${INITRD[$krel]}" "$mdir"
+	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$pdir/wqprobe.ko" "$here/guest.sh" "${INITRD[$krel]}" "$mdir" \
+		"$top/profiles/cpu-partitioning.conf"
+	ERA[$krel]=$era
 done <<<"$kernels"
 
 # --- KVM or TCG: a short boot probe, not the device node ---------------------
@@ -258,6 +260,28 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 			n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/exp.tap")))
 		fi
 	done
+done
+
+# --- CPU isolation (issue 17): the newest kernel booted with CPUs 12-13 isolated
+iso=12-13
+for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
+	[ "${ERA[$krel]}" = C ] || continue
+	tag="$krel even isolcpus=$iso nohz_full=$iso"
+	log=$cache/boot-$krel-isolation.log
+	EXTRA_QEMU=()
+	start=$(date +%s)
+	[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
+		boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even \
+			"wqvm.mode=isolation wqvm.iso=$iso isolcpus=$iso nohz_full=$iso" "$log" 600
+	tr -d '\r' <"$log" >"$log.txt"
+	if ! grep -q '^@@END' "$log.txt"; then
+		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
+		continue
+	fi
+	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
+	"$here/isotruth.sh" "$log.txt" "$tag" "$n" "$iso" >"$cache/iso.tap"
+	cat "$cache/iso.tap"
+	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/iso.tap")))
 done
 
 {

@@ -19,6 +19,11 @@
  *               "node N peak P" line per node that queued work
  *   release     write anything: open the gate, wait for every item
  *   destroy     write anything: destroy the workqueue
+ *   pcpu        write "K CPULIST SLEEP_MS": queue K items on each CPU of
+ *               CPULIST to the per-CPU workqueue "wqprobe_pcpu" with
+ *               queue_work_on() (they run there, whatever any cpumask
+ *               says); each runs probe_pcpu_fn for SLEEP_MS; read: "queued
+ *               Q done D" (the isolation audit's ground truth)
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -52,6 +57,11 @@ static atomic_t running, peak, queued, started, done;
 static atomic_t node_running[MAX_NUMNODES], node_peak[MAX_NUMNODES];
 static unsigned long node_used[BITS_TO_LONGS(MAX_NUMNODES)];
 static struct kobject *probe_kobj;
+/* the per-CPU side (pcpu) */
+static struct workqueue_struct *pcpu_wq;
+static struct work_struct *pcpu_items;
+static unsigned int pcpu_sleep_ms;
+static atomic_t pcpu_queued, pcpu_done;
 
 static void raise_peak(atomic_t *cur, atomic_t *max)
 {
@@ -202,6 +212,63 @@ out:
 	return ret ? ret : len;
 }
 
+static void probe_pcpu_fn(struct work_struct *work)
+{
+	msleep(READ_ONCE(pcpu_sleep_ms));
+	atomic_inc(&pcpu_done);
+}
+
+static ssize_t pcpu_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	unsigned int per_cpu, smsec = 0;
+	char list[256];
+	cpumask_var_t cpus;
+	int cpu, i = 0, total, ret;
+
+	if (sscanf(buf, "%u %255s %u", &per_cpu, list, &smsec) < 2)
+		return -EINVAL;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpulist_parse(list, cpus);
+	if (ret)
+		goto out;
+	cpumask_and(cpus, cpus, cpu_online_mask);
+	total = per_cpu * cpumask_weight(cpus);
+	ret = -EINVAL;
+	if (!total || total > PROBE_MAX_ITEMS)
+		goto out;
+	mutex_lock(&probe_lock);
+	if (pcpu_wq)
+		flush_workqueue(pcpu_wq);
+	vfree(pcpu_items);
+	pcpu_items = vzalloc(sizeof(*pcpu_items) * total);
+	ret = -ENOMEM;
+	if (!pcpu_items)
+		goto unlock;
+	atomic_set(&pcpu_queued, 0);
+	atomic_set(&pcpu_done, 0);
+	WRITE_ONCE(pcpu_sleep_ms, smsec);
+	while (i < total) {
+		for_each_cpu(cpu, cpus) {
+			INIT_WORK(&pcpu_items[i], probe_pcpu_fn);
+			if (queue_work_on(cpu, pcpu_wq, &pcpu_items[i]))
+				atomic_inc(&pcpu_queued);
+			i++;
+		}
+	}
+	ret = 0;
+unlock:
+	mutex_unlock(&probe_lock);
+out:
+	free_cpumask_var(cpus);
+	return ret ? ret : len;
+}
+
+static ssize_t pcpu_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "queued %d done %d\n", atomic_read(&pcpu_queued), atomic_read(&pcpu_done));
+}
+
 static ssize_t release_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
 {
 	mutex_lock(&probe_lock);
@@ -232,11 +299,12 @@ static struct kobj_attribute run_attr = __ATTR_WO(run);
 static struct kobj_attribute release_attr = __ATTR_WO(release);
 static struct kobj_attribute running_attr = __ATTR_RO(running);
 static struct kobj_attribute stats_attr = __ATTR_RO(stats);
+static struct kobj_attribute pcpu_attr = __ATTR_RW(pcpu);
 
 static struct attribute *probe_attrs[] = {
 	&create_attr.attr,  &destroy_attr.attr, &run_attr.attr,
 	&release_attr.attr, &running_attr.attr, &stats_attr.attr,
-	NULL,
+	&pcpu_attr.attr,    NULL,
 };
 
 static const struct attribute_group probe_group = {.attrs = probe_attrs};
@@ -245,12 +313,19 @@ static int __init wqprobe_init(void)
 {
 	int ret;
 
-	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
-	if (!probe_kobj)
+	pcpu_wq = alloc_workqueue("wqprobe_pcpu", WQ_SYSFS, 0);
+	if (!pcpu_wq)
 		return -ENOMEM;
+	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
+	if (!probe_kobj) {
+		destroy_workqueue(pcpu_wq);
+		return -ENOMEM;
+	}
 	ret = sysfs_create_group(probe_kobj, &probe_group);
-	if (ret)
+	if (ret) {
 		kobject_put(probe_kobj);
+		destroy_workqueue(pcpu_wq);
+	}
 	return ret;
 }
 
@@ -262,6 +337,8 @@ static void __exit wqprobe_exit(void)
 	drain();
 	if (probe_wq)
 		destroy_workqueue(probe_wq);
+	destroy_workqueue(pcpu_wq);
+	vfree(pcpu_items);
 	mutex_unlock(&probe_lock);
 }
 

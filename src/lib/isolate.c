@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#define _GNU_SOURCE
+#include "isolate.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "monitor.h"
+#include "root.h"
+
+/* The value of the last NAME= word of a command line, or NULL (malloc'ed). */
+static char *last_param(const char *cmdline, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *p = cmdline, *val = NULL;
+	size_t vl = 0;
+
+	while (*p) {
+		const char *w;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		w = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if ((size_t)(p - w) > nl && !strncmp(w, name, nl) && w[nl] == '=') {
+			val = w + nl + 1;
+			vl = (size_t)(p - val);
+		}
+	}
+	return val ? strndup(val, vl) : NULL;
+}
+
+int wq_boot_isolation_parse(const char *cmdline, struct wq_boot_isolation *b, char *why, size_t whysz)
+{
+	_cleanup_free_ char *iso = last_param(cmdline, "isolcpus");
+	_cleanup_free_ char *nohz = last_param(cmdline, "nohz_full");
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	b->domain = wq_cpuset_new();
+	b->isolcpus = wq_cpuset_new();
+	b->nohz_full = wq_cpuset_new();
+	if (!b->domain || !b->isolcpus || !b->nohz_full)
+		return -ENOMEM;
+	if (iso) {
+		/* isolcpus=[nohz,][domain,][managed_irq,]LIST (kernel/sched/isolation.c housekeeping_isolcpus_setup) */
+		char *list = iso;
+		bool domain = true, flagged = false;
+
+		for (;;) {
+			size_t l = strspn(list, "abcdefghijklmnopqrstuvwxyz_");
+
+			if (l == 0 || list[l] != ',')
+				break;
+			if (!flagged)
+				domain = false;
+			flagged = true;
+			if (l == 6 && !strncmp(list, "domain", 6))
+				domain = true;
+			snprintf(b->flags + strlen(b->flags), sizeof(b->flags) - strlen(b->flags), "%s%.*s",
+				 b->flags[0] ? "," : "", (int)l, list);
+			list += l + 1;
+		}
+		r = wq_cpuset_parse_list(b->isolcpus, list);
+		if (r < 0) {
+			snprintf(why, whysz, "isolcpus=%s: '%s' is not a CPU list", iso, list);
+			return -EINVAL;
+		}
+		b->has_isolcpus = true;
+		if (domain && (r = wq_cpuset_copy(b->domain, b->isolcpus)) < 0)
+			return r;
+	}
+	if (nohz) {
+		r = wq_cpuset_parse_list(b->nohz_full, nohz);
+		if (r < 0) {
+			snprintf(why, whysz, "nohz_full=%s: not a CPU list", nohz);
+			return -EINVAL;
+		}
+		b->has_nohz_full = true;
+	}
+	return 0;
+}
+
+int wq_boot_isolation_read(struct wq_ctx *ctx, struct wq_boot_isolation *b, char *why, size_t whysz)
+{
+	_cleanup_free_ char *cmdline = NULL;
+	int r = wq_root_read(ctx->root, WQ_P_CMDLINE, &cmdline);
+
+	if (r < 0) {
+		memset(b, 0, sizeof(*b));
+		snprintf(why, whysz, "/" WQ_P_CMDLINE ": %s", wq_strerror(-r));
+		return r;
+	}
+	return wq_boot_isolation_parse(cmdline, b, why, whysz);
+}
+
+void wq_boot_isolation_clear(struct wq_boot_isolation *b)
+{
+	wq_cpuset_free(b->domain);
+	wq_cpuset_free(b->isolcpus);
+	wq_cpuset_free(b->nohz_full);
+	memset(b, 0, sizeof(*b));
+}
+
+enum wq_worker_kind wq_worker_kind(const char *comm, int *cpu)
+{
+	const char *p;
+	char *end;
+	long c;
+
+	*cpu = -1;
+	if (strncmp(comm, "kworker/", 8))
+		return WQ_WORKER_OTHER;
+	p = comm + 8;
+	if (*p == 'u')
+		return isdigit((unsigned char)p[1]) ? WQ_WORKER_UNBOUND : WQ_WORKER_OTHER;
+	/* kworker/CPU:ID, H for a high-priority pool, a "-WQ" suffix naming the last workqueue */
+	errno = 0;
+	c = strtol(p, &end, 10);
+	if (errno || end == p || *end != ':' || c < 0 || c > 65535)
+		return WQ_WORKER_OTHER;
+	*cpu = (int)c;
+	return WQ_WORKER_PERCPU;
+}
+
+/* work pointer -> its latest queue_work (open addressing, grows at half full) */
+struct qslot {
+	uint64_t work;
+	const struct wq_trace_ev *q;
+};
+struct qmap {
+	struct qslot *s;
+	size_t cap, n;
+};
+
+static size_t qhash(uint64_t w, size_t cap)
+{
+	w ^= w >> 33;
+	w *= 0xff51afd7ed558ccdULL;
+	w ^= w >> 33;
+	return (size_t)w & (cap - 1);
+}
+
+static int qput(struct qmap *m, uint64_t work, const struct wq_trace_ev *q)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct qmap g = {.cap = m->cap ? m->cap * 2 : 1024};
+
+		g.s = calloc(g.cap, sizeof(*g.s));
+		if (!g.s)
+			return -ENOMEM;
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->s[k].work)
+				qput(&g, m->s[k].work, m->s[k].q);
+		free(m->s);
+		*m = g;
+	}
+	for (i = qhash(work, m->cap); m->s[i].work && m->s[i].work != work; i = (i + 1) & (m->cap - 1))
+		;
+	m->n += !m->s[i].work;
+	m->s[i].work = work;
+	m->s[i].q = q;
+	return 0;
+}
+
+static const struct wq_trace_ev *qget(const struct qmap *m, uint64_t work)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = qhash(work, m->cap); m->s[i].work; i = (i + 1) & (m->cap - 1))
+		if (m->s[i].work == work)
+			return m->s[i].q;
+	return NULL;
+}
+
+/* a worker running an item on an isolated CPU (one at a time per worker) */
+struct running {
+	int pid;
+	uint64_t work, ts;
+	size_t row;
+};
+
+static int row_for(struct wq_iso_rows *out, const char *wq, uint64_t fn, enum wq_worker_kind kind, size_t *idx)
+{
+	struct wq_iso_row *nv, *r;
+
+	for (size_t i = 0; i < out->n; i++) {
+		if (out->v[i].fn == fn && out->v[i].kind == kind && !strcmp(out->v[i].wq, wq)) {
+			*idx = i;
+			return 0;
+		}
+	}
+	nv = realloc(out->v, sizeof(*nv) * (out->n + 1));
+	if (!nv)
+		return -ENOMEM;
+	out->v = nv;
+	r = &nv[out->n];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->wq, sizeof(r->wq), "%s", wq);
+	r->fn = fn;
+	r->kind = kind;
+	r->worker_pid = r->queuer_pid = -1;
+	r->cpus = wq_cpuset_new();
+	r->from = wq_cpuset_new();
+	if (!r->cpus || !r->from)
+		return -ENOMEM;
+	*idx = out->n++;
+	return 0;
+}
+
+int wq_iso_group(const struct wq_trace_ev *ev, size_t n, const struct wq_cpuset *isolated, wq_iso_kind_fn kind,
+		 void *data, struct wq_iso_rows *out)
+{
+	struct qmap qm = {0};
+	struct running *run = NULL;
+	size_t nrun = 0;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct wq_trace_ev *e = &ev[i];
+
+		if (e->ev == WQ_EV_QUEUE) {
+			r = qput(&qm, e->work, e);
+		} else if (e->ev == WQ_EV_START && e->cpu >= 0 && wq_cpuset_test(isolated, (unsigned int)e->cpu)) {
+			const struct wq_trace_ev *q = qget(&qm, e->work);
+			struct wq_iso_row *row;
+			struct running *nr;
+			size_t idx, k;
+
+			r = row_for(out, q && q->wq[0] ? q->wq : "?", e->fn, kind(e->pid, data), &idx);
+			if (r < 0)
+				break;
+			row = &out->v[idx];
+			row->count++;
+			if ((r = wq_cpuset_set(row->cpus, (unsigned int)e->cpu)) < 0)
+				break;
+			if (row->worker_pid < 0)
+				row->worker_pid = e->pid;
+			if (q) {
+				if ((r = wq_cpuset_set(row->from, (unsigned int)q->cpu)) < 0)
+					break;
+				row->from_here += q->cpu == e->cpu;
+				if (row->queuer_pid < 0)
+					row->queuer_pid = q->pid;
+			}
+			for (k = 0; k < nrun && run[k].pid != e->pid; k++)
+				;
+			if (k == nrun) {
+				nr = realloc(run, sizeof(*run) * (nrun + 1));
+				if (!nr) {
+					r = -ENOMEM;
+					break;
+				}
+				run = nr;
+				nrun++;
+			}
+			run[k] = (struct running){.pid = e->pid, .work = e->work, .ts = e->ts, .row = idx};
+		} else if (e->ev == WQ_EV_END) {
+			for (size_t k = 0; k < nrun; k++) {
+				if (run[k].pid == e->pid && run[k].work == e->work) {
+					out->v[run[k].row].run_ns += e->ts >= run[k].ts ? e->ts - run[k].ts : 0;
+					run[k] = run[--nrun];
+					break;
+				}
+			}
+		}
+	}
+	free(qm.s);
+	free(run);
+	if (r < 0)
+		wq_iso_rows_free(out);
+	return r;
+}
+
+void wq_iso_rows_free(struct wq_iso_rows *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		wq_cpuset_free(r->v[i].cpus);
+		wq_cpuset_free(r->v[i].from);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

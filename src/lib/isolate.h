@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CPU isolation: the boot parameters that isolate CPUs (isolcpus=,
+ * nohz_full=) and the audit's bookkeeping: which work items ran on the
+ * isolated CPUs, grouped by workqueue and work function, from the
+ * workqueue tracepoints (KERNEL.md §8). No tracefs here: events in, rows out.
+ */
+#ifndef WQ_ISOLATE_H
+#define WQ_ISOLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+#include "ctx.h"
+#include "trace.h"
+
+struct wq_boot_isolation {
+	bool has_isolcpus, has_nohz_full;
+	struct wq_cpuset *domain; /* isolcpus= CPUs isolated from the scheduler domains (no flags, or "domain") */
+	struct wq_cpuset *isolcpus; /* every isolcpus= CPU, whatever its flags */
+	struct wq_cpuset *nohz_full;
+	char flags[64]; /* isolcpus= flags as given ("" for none) */
+};
+
+/*
+ * Parse isolcpus= and nohz_full= from a kernel command line (the last of
+ * each wins, as the kernel's __setup handlers overwrite). 0, or -EINVAL
+ * with why for a list the kernel would refuse.
+ */
+int wq_boot_isolation_parse(const char *cmdline, struct wq_boot_isolation *b, char *why, size_t whysz);
+/* The same from the root's proc/cmdline. */
+int wq_boot_isolation_read(struct wq_ctx *ctx, struct wq_boot_isolation *b, char *why, size_t whysz);
+void wq_boot_isolation_clear(struct wq_boot_isolation *b);
+
+/* What a worker's name says about its pool (kworker/uN:M, kworker/N:M[H]). */
+enum wq_worker_kind { WQ_WORKER_OTHER, WQ_WORKER_UNBOUND, WQ_WORKER_PERCPU };
+/* From a task's comm ("kworker/3:1H-kblockd" is per-CPU for CPU 3; *cpu gets 3). */
+enum wq_worker_kind wq_worker_kind(const char *comm, int *cpu);
+
+struct wq_iso_row {
+	char wq[32]; /* as the tracepoint names it; "?" when queued before the window */
+	uint64_t fn; /* the work function */
+	enum wq_worker_kind kind; /* of the worker that ran it */
+	struct wq_cpuset *cpus; /* isolated CPUs it ran on */
+	struct wq_cpuset *from; /* CPUs it was queued from (where seen) */
+	unsigned long count, from_here; /* runs on isolated CPUs; of those, queued on the same CPU */
+	uint64_t run_ns; /* their run time (execute_start to execute_end) */
+	int worker_pid, queuer_pid; /* one worker that ran it, one task that queued it (-1: not seen) */
+};
+
+struct wq_iso_rows {
+	size_t n;
+	struct wq_iso_row *v;
+};
+
+/* The worker kind of a pid (the caller reads its name). */
+typedef enum wq_worker_kind (*wq_iso_kind_fn)(int pid, void *data);
+/*
+ * Group the executions (events sorted by time) that started on a CPU of
+ * isolated: by workqueue, work function and worker kind. 0 or -ENOMEM.
+ */
+int wq_iso_group(const struct wq_trace_ev *ev, size_t n, const struct wq_cpuset *isolated, wq_iso_kind_fn kind,
+		 void *data, struct wq_iso_rows *out);
+void wq_iso_rows_free(struct wq_iso_rows *r);
+
+#endif
