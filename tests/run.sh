@@ -106,6 +106,8 @@ tier_valgrind() {
 		--sysroot $tree experiment --set 'writeback max_active=16,32' --runs 2 --save vg -J -- $top/tests/bats/workloads/fakefio.sh $tree /dev/null
 		--sysroot $tree experiment --compare vg --plot $tree/vg.svg
 		--sysroot $tree experiment --set 'writeback max_active=16' --metric 're:(' -- /bin/true
+		check --isolation --cpus 1 -i 0.5 -J
+		check --isolation --cpus 0-1 -i 0.5
 	EOF
 	rm -rf "$tree"
 }
