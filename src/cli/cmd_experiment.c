@@ -1476,6 +1476,8 @@ static int parse_args(struct exp *e, int argc, char **argv)
 		nc[e->ncmd++] = strdup(argv[i]);
 		nc[e->ncmd] = NULL;
 	}
+	if (cli->list_columns)
+		return EXIT_OK;
 	if (e->save && e->compare) {
 		cli_err(cli, "experiment: --save and --compare exclude each other");
 		return EXIT_USAGE;

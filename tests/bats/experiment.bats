@@ -43,6 +43,13 @@ originals_back() {
 	run wq experiment --set 'writeback max_active=8' --runs 0 -- true
 	assert_failure 2
 	assert_output --partial "--runs '0'"
+	# the columns are listed without an experiment (as -o completion asks)
+	run wq experiment --list-columns
+	assert_success
+	assert_line --regexp '^THROTTLED +of those, held back by max_active'
+	run wq experiment --set 'writeback max_active=8' -o SETTING,BOGUS -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 2
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 
 @test "fio bandwidth per setting: medians, the difference to the first and the note" {
