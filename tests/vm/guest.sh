@@ -221,7 +221,7 @@ wait_done() {
 # then fio on ext4 on a virtio disk with writeback's max_active, each fio
 # report kept so that the host can sum its bandwidth fields itself.
 experiment_truth() {
-	local wqd=/sys/devices/virtual/workqueue before after rc i m
+	local wqd=/sys/devices/virtual/workqueue before after rc i m jb
 	echo 16 >$P/create
 	cat >/tmp/probe-load.sh <<'EOF'
 #!/bin/sh
@@ -233,6 +233,8 @@ head -1 $P/stats >>/tmp/probe-runs
 EOF
 	chmod +x /tmp/probe-load.sh
 	before=$(cat $wqd/wqprobe/max_active)
+	# earlier steps left journal entries: the experiment must keep them (path, original) and add none
+	jb=$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')
 	rm -f /tmp/probe-runs
 	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 --save vmprobe -P \
 		-- /tmp/probe-load.sh >/tmp/exp.txt 2>/tmp/exp.err
@@ -242,7 +244,7 @@ EOF
 	echo "@@EXP probe rc=$rc before=$before after=$after" \
 		"queued=$(awk '{ s += $2 } END { print s + 0 }' /tmp/probe-runs 2>/dev/null)" \
 		"peaks=$(awk '{ printf "%s%s", s, $8; s = "," }' /tmp/probe-runs 2>/dev/null)" \
-		"journal=$([ -s /run/wqctl/journal ] && echo left || echo empty)" \
+		"journal=$([ "$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')" = "$jb" ] && echo kept || echo changed)" \
 		"saved=$([ -s /var/lib/wqctl/experiments/vmprobe.json ] && echo yes || echo no)"
 	echo "@@OUT experiment-probe"
 	cat /tmp/exp.txt /tmp/exp.err
@@ -267,12 +269,13 @@ cat /tmp/fio-$n.json
 EOF
 	chmod +x /tmp/fio-load.sh
 	before=$(cat $wqd/writeback/max_active)
+	jb=$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')
 	wqctl experiment --set 'writeback max_active=8,64' --runs 2 --seed 5 -J -- /tmp/fio-load.sh \
 		>/tmp/expfio.json 2>/tmp/expfio.err
 	rc=$?
 	after=$(cat $wqd/writeback/max_active)
 	echo "@@EXP fio rc=$rc before=$before after=$after" \
-		"journal=$([ -s /run/wqctl/journal ] && echo left || echo empty)"
+		"journal=$([ "$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')" = "$jb" ] && echo kept || echo changed)"
 	i=0
 	while [ -f /tmp/fio-$i.json ]; do
 		echo "@@FIOBW run=$((i + 1)) kib=$(sed -n 's/^ *"bw" : \([0-9]*\),$/\1/p' /tmp/fio-$i.json |

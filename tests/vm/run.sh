@@ -76,6 +76,8 @@ while read -r era krel kdir; do
 	# busybox's insmod (those built in are not listed)
 	mdir=$cache/vmmods-$krel/modules
 	rm -rf "$mdir" && mkdir -p "$mdir"
+	# the packages ship no modules.dep (their postinst makes it)
+	[ -f "$kdir/lib/modules/$krel/modules.dep" ] || depmod -b "$kdir" "$krel"
 	i=0
 	for m in $(for mod in virtio_pci virtio_blk crc32c_generic ext4; do
 		modprobe -d "$kdir" -S "$krel" --show-depends "$mod" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
@@ -84,6 +86,8 @@ while read -r era krel kdir; do
 		b=$(basename "$m")
 		case $m in *.xz) xz -dc "$m" >"$mdir/$(printf %02d $i)-${b%.xz}" ;; *) cp "$m" "$mdir/$(printf %02d $i)-$b" ;; esac
 	done
+	if ls "$mdir"/*-ext4.ko >/dev/null 2>&1; then ok "modules for experiment's disk in $krel: $(ls "$mdir" | sed 's/^[0-9]*-//' | paste -sd' ')"
+	else notok "modules for experiment's disk in $krel (virtio_blk, ext4)" "$(ls "$kdir/lib/modules/$krel" | head -5)"; fi
 	INITRD[$krel]=$cache/initrd-$krel.cpio.gz
 	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$pdir/wqprobe.ko" "$here/guest.sh" "${INITRD[$krel]}" "$mdir" \
 		"$top/profiles/cpu-partitioning.conf"
