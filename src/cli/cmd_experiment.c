@@ -115,14 +115,6 @@ static void on_signal(int sig)
 		kill(child_pid, sig);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A figure for people: four significant digits or so, never an exponent. */
 static void fmt_num(char *b, size_t size, double v)
 {
@@ -667,7 +659,7 @@ static int run_workload(struct exp *e, struct wq_mon *m, struct run_out *o)
 		return -errno;
 	}
 	fflush(NULL);
-	start = now_s();
+	start = cli_now();
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
@@ -708,7 +700,7 @@ static int run_workload(struct exp *e, struct wq_mon *m, struct run_out *o)
 
 			if (w == pid) {
 				exited = true;
-				o->wall = now_s() - start;
+				o->wall = cli_now() - start;
 				child_pid = 0;
 			}
 		}

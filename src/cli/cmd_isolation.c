@@ -313,14 +313,6 @@ static const struct colinfo cols[] = {
 
 #define DEFAULT_COLS "WORKQUEUE,FUNCTION,KIND,CPUS,COUNT,RUNTIME_MS,QUEUED_FROM,VERDICT,FIX"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -384,8 +376,8 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 		cli_warn(cli, "check --isolation: work functions are shown as addresses: %s", why);
 	if (!cli->quiet)
 		fprintf(stderr, "wqctl: check --isolation: sampling %.1f s on isolated CPUs %s\n", seconds, isol);
-	start = now_s();
-	while (!stop && now_s() - start < seconds) {
+	start = cli_now();
+	while (!stop && cli_now() - start < seconds) {
 		struct timespec ts = {0, 200 * 1000 * 1000};
 
 		nanosleep(&ts, NULL);
@@ -394,7 +386,7 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 		lost += l;
 		full |= f;
 	}
-	took = now_s() - start;
+	took = cli_now() - start;
 	wq_trace_collect(t, MAX_EVENTS, &l, &f);
 	lost += l;
 	full |= f;

@@ -317,20 +317,12 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Sleep until deadline or a signal. */
 static void wait_until(double deadline)
 {
 	double left;
 
-	while (!stop && (left = deadline - now_s()) > 0) {
+	while (!stop && (left = deadline - cli_now()) > 0) {
 		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
 
 		nanosleep(&ts, NULL);
@@ -430,7 +422,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		wq_mon_free(m);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	start = now_s();
+	start = cli_now();
 	for (long i = 0; !stop && (count < 0 || i < count); i++) {
 		double began = start + (double)i * interval, took;
 		unsigned long long lost = 0;
@@ -440,7 +432,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		wait_until(began + interval);
 		if (stop)
 			break;
-		took = now_s() - began;
+		took = cli_now() - began;
 		/* the last interval of -c N takes the events held back for ordering too */
 		r = count > 0 && i == count - 1 ? wq_trace_flush(t, m) : wq_trace_read(t, m, &lost);
 		if (r < 0 || wq_mon_interval(m, took, &rows, &n) < 0) {
@@ -480,7 +472,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (rc == EXIT_OK && done > 0) {
 		const struct wq_mon_row *rows;
 		struct report rep = {.timestamp = wall_s(),
-				     .seconds = now_s() - start,
+				     .seconds = cli_now() - start,
 				     .lost = lost_total,
 				     .intervals = done,
 				     .summary = true};

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/kver.h"
@@ -156,6 +157,14 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 	if (cli->verbose && !wq_root_exists(cli->ctx->root, WQ_P_WQ))
 		cli_info(cli, "%s: no workqueue tree below %s", WQ_P_WQ, wq_root_path(cli->ctx->root));
 	return cli->ctx;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 bool cli_is_glob(const char *s)
