@@ -198,34 +198,30 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 	return 0;
 }
 
-/* Do two scopes group the online CPUs the same way? (offline CPUs' pods are not known from sysfs) */
-static bool pods_same_uncached(const struct wq_pods *a, const struct wq_pods *b, const struct wq_cpuset *online)
+/*
+ * Does scope s group the online CPUs as the cpu scope does (each CPU alone)
+ * or as system (all together)? Read off s's CPU-to-pod table: the cpu and
+ * system pods need not be built (8,192 one-CPU pods on the largest
+ * machines). Only online CPUs count: offline CPUs' pods are not known from
+ * sysfs.
+ */
+static bool pods_same_uncached(const struct wq_pods *p, const struct wq_cpuset *online, int o)
 {
-	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
-	_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
+	_cleanup_free_ unsigned char *seen = calloc((size_t)p->nr + 1, 1);
+	int first = -2;
 
-	_cleanup_free_ long *seen = calloc((size_t)(a->nr + 1), sizeof(long));
-
-	if (!x || !y || !seen)
+	if (!seen)
 		return false;
-	/* each CPU's pod in a and in b, compared once per pair (8,192 CPUs, 4,096 smt pods) */
 	wq_cpuset_for_each (cpu, online) {
-		int pa = a->cpu_pod[cpu], pb = b->cpu_pod[cpu];
+		int pod = p->cpu_pod[cpu];
 
-		if (pa >= 0 && seen[pa] == (long)pb + 1)
-			continue;
-		if (pa >= 0)
-			seen[pa] = (long)pb + 1;
-		wq_cpuset_zero(x);
-		wq_cpuset_zero(y);
-		if (pa >= 0)
-			wq_cpuset_copy(x, a->pod[pa].cpus);
-		if (pb >= 0)
-			wq_cpuset_copy(y, b->pod[pb].cpus);
-		wq_cpuset_and(x, online);
-		wq_cpuset_and(y, online);
-		if (!wq_cpuset_equal(x, y))
-			return false;
+		if (pod < 0)
+			return false; /* a CPU in no pod of s has its own pod in cpu and system */
+		if (o == WQ_SCOPE_CPU && seen[pod]++)
+			return false; /* two online CPUs share a pod */
+		if (o == WQ_SCOPE_SYSTEM && first != -2 && pod != first)
+			return false; /* the online CPUs are in two pods */
+		first = pod;
 	}
 	return true;
 }
@@ -234,7 +230,7 @@ static bool pods_same_uncached(const struct wq_pods *a, const struct wq_pods *b,
 static bool pods_same(struct wq_topo *t, int s, int o)
 {
 	if (!t->scope_same[s])
-		t->scope_same[s] = pods_same_uncached(&t->pods[s], &t->pods[o], t->online) ? 1 : 2;
+		t->scope_same[s] = pods_same_uncached(&t->pods[s], t->online, o) ? 1 : 2;
 	return t->scope_same[s] == 1;
 }
 
@@ -293,9 +289,8 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		const char *scope = wi && wi->scope ? wi->scope : wq->scope;
 		int s = scope ? wq_scope_from_name(scope) : -1;
 
-		/* each scope is compared with one that needs no file reads (cpu, system) */
-		if (s >= 0 && wq_ctx_topo_pods(ctx, s) && wq_ctx_topo_pods(ctx, WQ_SCOPE_CPU) &&
-		    wq_ctx_topo_pods(ctx, WQ_SCOPE_SYSTEM)) {
+		/* smt, cache and numa, each against cpu or system: only s's own pods are built */
+		if ((s == WQ_SCOPE_SMT || s == WQ_SCOPE_CACHE || s == WQ_SCOPE_NUMA) && wq_ctx_topo_pods(ctx, s)) {
 			const char *same = NULL;
 
 			if (s == WQ_SCOPE_SMT && pods_same(t, WQ_SCOPE_SMT, WQ_SCOPE_CPU))

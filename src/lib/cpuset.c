@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,13 +83,49 @@ void wq_cpuset_zero(struct wq_cpuset *s)
 		memset(s->bits, 0, NLONGS(s->nbits) * sizeof(unsigned long));
 }
 
+/*
+ * Without -mpopcnt (the x86-64 baseline has no POPCNT), __builtin_popcountl
+ * is a call into libgcc per word; the bit-slicing sum inlines.
+ */
+static inline unsigned int popcount_word(unsigned long x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+	return (unsigned int)__builtin_popcountl(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555UL);
+	x = (x & 0x3333333333333333UL) + ((x >> 2) & 0x3333333333333333UL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fUL;
+	return (unsigned int)((x * 0x0101010101010101UL) >> 56);
+#endif
+}
+
 unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 {
 	unsigned int n = 0;
 
 	for (size_t i = 0; i < NLONGS(s->nbits); i++)
-		n += (unsigned int)__builtin_popcountl(s->bits[i]);
+		n += popcount_word(s->bits[i]);
 	return n;
+}
+
+void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
+{
+	for (size_t w = 0; w < NLONGS(s->nbits) && w * BPL < n; w++) {
+		unsigned long x = s->bits[w];
+		unsigned int base = (unsigned int)(w * BPL);
+
+		if (x == ~0UL && base + BPL <= n) {
+			for (unsigned int i = 0; i < BPL; i++)
+				map[base + i] = v;
+			continue;
+		}
+		for (; x; x &= x - 1) {
+			unsigned int c = base + (unsigned int)__builtin_ctzl(x);
+
+			if (c < n)
+				map[c] = v;
+		}
+	}
 }
 
 bool wq_cpuset_is_empty(const struct wq_cpuset *s)
@@ -281,7 +318,6 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	const char *start = str, *end;
 	bool grouped = strchr(str, ',') != NULL;
 	unsigned int bit = 0;
-	size_t ndig = 0;
 	int r;
 
 	wq_cpuset_zero(s);
@@ -301,43 +337,56 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 
 		if (grouped) {
 			need = 32;
-			for (const char *p = start; p < end; p++)
-				need += *p == ',' ? 32 : 0;
+			for (const char *p = start; (p = memchr(p, ',', (size_t)(end - p))); p++)
+				need += 32;
 		}
 		r = grow(s, need < WQ_CPUSET_MAX_CPUS ? (unsigned int)need : WQ_CPUSET_MAX_CPUS);
 		if (r < 0)
 			return r;
 	}
-	/* Walk from the least significant digit. */
-	for (const char *p = end; p > start;) {
-		int v;
+	/*
+	 * From the least significant digit, eight digits (one 32-bit word) at
+	 * a time: a mask of 8,192 CPUs has 2,048 digits. A chunk between commas
+	 * stands for 32 bits even when short; without commas the whole string
+	 * is one number. bit stays a multiple of 32 where a word is placed, so
+	 * a word never straddles two longs.
+	 */
+	for (const char *p = end;;) {
+		const char *q = p;
 
-		p--;
-		if (*p == ',') {
-			if (ndig == 0)
-				return -EINVAL;
-			/* A short chunk still stands for 32 bits. */
-			bit += (unsigned int)(8 - ndig) * 4;
-			ndig = 0;
-			continue;
-		}
-		v = hexval((unsigned char)*p);
-		if (v < 0)
-			return -EINVAL;
-		if (grouped && ndig == 8)
-			return -ERANGE; /* the kernel answers EOVERFLOW */
-		if (v) {
-			/* a whole digit at once: bit is a multiple of 4, so it never straddles two words */
-			if (bit + (unsigned int)(31 - __builtin_clz((unsigned int)v)) >= WQ_CPUSET_MAX_CPUS)
+		while (q > start && q[-1] != ',')
+			q--;
+		if (q == p)
+			return -EINVAL; /* an empty chunk: leading, trailing or doubled comma */
+		/* [q, p) is this chunk; its last eight digits first */
+		for (const char *c = p; c > q;) {
+			const char *w = (size_t)(c - q) > 8 ? c - 8 : q;
+			uint32_t v = 0;
+
+			if (grouped && c != p)
+				return hexval((unsigned char)c[-1]) < 0 ? -EINVAL : -ERANGE; /* the kernel: EOVERFLOW */
+			for (const char *d = w; d < c; d++) {
+				int h = hexval((unsigned char)*d);
+
+				if (h < 0)
+					return -EINVAL;
+				v = v << 4 | (uint32_t)h;
+			}
+			if (v) {
+				if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
+					return -ERANGE;
+				s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
+			}
+			bit += 4 * (unsigned int)(c - w);
+			if (bit >= WQ_CPUSET_MAX_CPUS + 32)
 				return -ERANGE;
-			s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
+			c = w;
 		}
-		bit += 4;
-		ndig++;
-		if (bit >= WQ_CPUSET_MAX_CPUS + 32)
-			return -ERANGE;
+		if (q == start)
+			return 0;
+		p = q - 1; /* the comma; a short chunk still stands for 32 bits */
+		bit = (bit + 31) / 32 * 32;
 	}
-	return ndig ? 0 : -EINVAL;
 }
 
 char *wq_cpuset_format_list(const struct wq_cpuset *s)

@@ -73,6 +73,12 @@ int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src);
 void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src);
 void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src);
 
+/*
+ * map[cpu] = v for every CPU of s below n: a word at a time, a full word as
+ * one fill (the CPU-to-node and CPU-to-pod tables of 8,192 CPUs).
+ */
+void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v);
+
 #define wq_cpuset_for_each(cpu, s)                                                                                     \
 	for (int cpu = wq_cpuset_next((s), 0); cpu >= 0; cpu = wq_cpuset_next((s), (unsigned int)cpu + 1))
 

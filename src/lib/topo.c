@@ -45,6 +45,55 @@ static bool is_null_mask(const char *s)
 	return s[strspn(s, " \t\n")] == '\0';
 }
 
+/*
+ * Paths of per-CPU and per-node files, built without snprintf(): a
+ * thousand instructions a path there, and the pods of an 8,192-CPU machine
+ * need hundreds of paths. Cut short (never overflowing) if size is too small.
+ */
+static size_t put_str(char *buf, size_t pos, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (pos >= size)
+		return pos;
+	if (n > size - 1 - pos)
+		n = size - 1 - pos;
+	memcpy(buf + pos, s, n);
+	buf[pos + n] = '\0';
+	return pos + n;
+}
+
+static size_t put_num(char *buf, size_t pos, size_t size, unsigned int v)
+{
+	char d[12], *p = d + sizeof(d) - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return put_str(buf, pos, size, p);
+}
+
+/* WQ_P_CPU "/cpuN/" TAIL, or with index >= 0 WQ_P_CPU "/cpuN/cache/indexK/" TAIL (TAIL NULL: no slash) */
+static void cpu_path(char *buf, size_t size, int cpu, int index, const char *tail)
+{
+	size_t n = put_num(buf, put_str(buf, 0, size, WQ_P_CPU "/cpu"), size, (unsigned int)cpu);
+
+	if (index >= 0)
+		n = put_num(buf, put_str(buf, n, size, "/cache/index"), size, (unsigned int)index);
+	if (tail)
+		put_str(buf, put_str(buf, n, size, "/"), size, tail);
+}
+
+/* WQ_P_NODE "/" NAME "/" TAIL (TAIL NULL: no slash) */
+static void node_path(char *buf, size_t size, const char *name, const char *tail)
+{
+	size_t n = put_str(buf, put_str(buf, 0, size, WQ_P_NODE "/"), size, name);
+
+	if (tail)
+		put_str(buf, put_str(buf, n, size, "/"), size, tail);
+}
+
 /* Read a CPU list file, or its hex twin when only the map exists. */
 static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
 {
@@ -146,8 +195,8 @@ static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t, char *
 		id = strtol(de->d_name + 4, &end, 10);
 		if (*end || id > 65535)
 			continue;
-		snprintf(list, sizeof(list), WQ_P_NODE "/%s/cpulist", de->d_name);
-		snprintf(map, sizeof(map), WQ_P_NODE "/%s/cpumap", de->d_name);
+		node_path(list, sizeof(list), de->d_name, "cpulist");
+		node_path(map, sizeof(map), de->d_name, "cpumap");
 		cpus = wq_cpuset_new();
 		if (!cpus)
 			return -ENOMEM;
@@ -158,7 +207,7 @@ static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t, char *
 			struct dirent *ce;
 			char dir[320];
 
-			snprintf(dir, sizeof(dir), WQ_P_NODE "/%s", de->d_name);
+			node_path(dir, sizeof(dir), de->d_name, NULL);
 			nd = wq_root_opendir(root, dir);
 			r = nd ? 0 : -errno;
 			while (nd && (ce = readdir(nd))) {
@@ -286,10 +335,9 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 	}
 	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
 		t->cpu_node[i] = -1;
-	for (int i = 0; i < t->nr_nodes; i++)
-		wq_cpuset_for_each (c, t->nodes[i].cpus)
-			if ((unsigned int)c < t->nr_cpu_ids && t->cpu_node[c] < 0)
-				t->cpu_node[c] = t->nodes[i].id;
+	/* from the highest node down: a CPU a broken tree puts in two nodes stays in the lower one */
+	for (int i = t->nr_nodes - 1; i >= 0; i--)
+		wq_cpuset_store(t->nodes[i].cpus, t->cpu_node, t->nr_cpu_ids, t->nodes[i].id);
 	why[0] = '\0';
 	*out = t;
 	return 0;
@@ -371,7 +419,7 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 
 	wq_cpuset_zero(out);
 	/* The cache leaves this CPU has (one listing, not a probe per possible index). */
-	snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache", cpu);
+	cpu_path(path, sizeof(path), cpu, -1, "cache");
 	d = wq_root_opendir(root, path);
 	while (d && (de = readdir(d))) {
 		char *end;
@@ -393,7 +441,7 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 		levels[k] = -1;
 		if (!(leaves & (1ULL << k)))
 			continue;
-		snprintf(path, sizeof(path), WQ_P_CPU "/cpu%d/cache/index%d/level", cpu, k);
+		cpu_path(path, sizeof(path), cpu, k, "level");
 		r = wq_root_read_buf(root, path, buf, sizeof(buf));
 		if (r == -ENOENT)
 			continue;
@@ -413,8 +461,8 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 				k = i;
 		if (k < 0)
 			break;
-		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_list", cpu, k);
-		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/cache/index%d/shared_cpu_map", cpu, k);
+		cpu_path(list, sizeof(list), cpu, k, "shared_cpu_list");
+		cpu_path(map, sizeof(map), cpu, k, "shared_cpu_map");
 		r = read_group(root, list, map, out, why, whysz);
 		if (r == 0)
 			return 0;
@@ -436,8 +484,8 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 	switch (scope) {
 	case WQ_SCOPE_CPU: return wq_cpuset_set(g, (unsigned int)cpu);
 	case WQ_SCOPE_SMT:
-		snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/thread_siblings_list", cpu);
-		snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/thread_siblings", cpu);
+		cpu_path(list, sizeof(list), cpu, -1, "topology/thread_siblings_list");
+		cpu_path(map, sizeof(map), cpu, -1, "topology/thread_siblings");
 		r = read_group(root, list, map, g, why, whysz);
 		if (r < 0 && r != -ENOENT)
 			return r;
@@ -451,8 +499,8 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 			return r;
 		if (r < 0) {
 			/* No cache files: the package if it stays in the node, else the node. */
-			snprintf(list, sizeof(list), WQ_P_CPU "/cpu%d/topology/core_siblings_list", cpu);
-			snprintf(map, sizeof(map), WQ_P_CPU "/cpu%d/topology/core_siblings", cpu);
+			cpu_path(list, sizeof(list), cpu, -1, "topology/core_siblings_list");
+			cpu_path(map, sizeof(map), cpu, -1, "topology/core_siblings");
 			r = read_group(root, list, map, g, why, whysz);
 			if (r < 0 && r != -ENOENT)
 				return r;
@@ -518,9 +566,7 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 		if ((r = wq_cpuset_set(g, (unsigned int)cpu)) < 0 || (r = wq_cpuset_or(pod->cpus, g)) < 0)
 			return r;
 		wq_cpuset_andnot(todo, g);
-		wq_cpuset_for_each (c, g)
-			if ((unsigned int)c < t->nr_cpu_ids)
-				cpu_pod[c] = i;
+		wq_cpuset_store(g, cpu_pod, t->nr_cpu_ids, i);
 	}
 	/* A pod lies in one node when it is a subset of its first CPU's node. */
 	for (int i = 0; i < p->nr; i++) {

@@ -58,6 +58,30 @@ finding() { assert_line "$1 $2 $3"; }
 	assert_output --partial "there is no SMT"
 }
 
+@test "scope-no-effect: only where the scope groups the online CPUs as cpu or system does" {
+	# vmware_fpe: 2 threads a core, 4 nodes, 4 L3 instances (its lscpu): smt, cache and numa all split
+	use_tree vmware_fpe 6.18.0
+	for s in smt cache numa; do
+		echo $s >"$(WQDIR)/writeback/affinity_scope"
+		run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+		refute_output --partial scope-no-effect
+	done
+	# loongarch kvm: 1 node, one L3 instance for all 32 CPUs: cache is system
+	use_tree loongarch-kvm_on_loongson_3c6000 6.18.0
+	echo cache >"$(WQDIR)/writeback/affinity_scope"
+	run wq check -n -o MESSAGE writeback
+	assert_output --partial "all CPUs share one last-level cache"
+	# dell e4310: 2 threads a core; smt pairs them
+	use_tree x86_64-dell_e4310 6.18.0
+	echo smt >"$(WQDIR)/writeback/affinity_scope"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	refute_output --partial scope-no-effect
+	# with one CPU of each pair offline, each online CPU is alone: as cpu
+	echo 0-1 >"$ROOT/sys/devices/system/cpu/online"
+	run wq check -n -o MESSAGE writeback
+	assert_output --partial "there is no SMT"
+}
+
 @test "max-active-per-cpu on 6.8" {
 	use_tree vmware_fpe 6.8.0
 	run wq check -r -n -o SEVERITY,CODE,TARGET writeback

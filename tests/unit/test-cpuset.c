@@ -159,6 +159,29 @@ int main(void)
 	bad_hex("1,", -EINVAL);
 	bad_hex(",1", -EINVAL);
 	bad_hex("123456789,0", -ERANGE); /* a chunk over 32 bits: the kernel's EOVERFLOW */
+	/* the word-at-a-time parse: short chunks in the middle, long numbers, the last CPU */
+	hex_in("1,0,1", "0,64");
+	hex_in("80000000,00000001", "0,63");
+	hex_in("100000000", "32"); /* nine digits without commas: one number */
+	hex_in("10000000000000000", "64");
+	hex_in("aBcD", "0,2-3,6-9,11,13,15"); /* d=1101 c=1100 b=1011 a=1010 */
+	bad_hex("1,,1", -EINVAL);
+	bad_hex("x23456789,0", -EINVAL); /* a bad digit is found before the ninth digit counts */
+	bad_hex("12345678g", -EINVAL);
+	{
+		/* CPU 8191 is the last one a set holds; 8192 is out of range (WQ_CPUSET_MAX_CPUS) */
+		char top[2400], over[2410];
+		size_t n = 0;
+
+		n += (size_t)snprintf(top + n, sizeof(top) - n, "80000000");
+		for (int i = 1; i < 256; i++)
+			n += (size_t)snprintf(top + n, sizeof(top) - n, ",00000000");
+		hex_in(top, "8191");
+		snprintf(over, sizeof(over), "1,%s", top);
+		bad_hex(over, -ERANGE);
+		snprintf(over, sizeof(over), "0,%s", top);
+		hex_in(over, "8191"); /* a zero chunk past the end passes: set bits are what is checked */
+	}
 
 	/* set algebra */
 	{
