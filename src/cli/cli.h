@@ -104,6 +104,7 @@ int out_add_column(struct out *o, int id);
 struct libscols_line *out_line(struct out *o);
 /* Set column id (index into colinfo) of a line; NULL value = "-" (JSON null). */
 void out_set(struct out *o, struct libscols_line *ln, int id, const char *value);
+void out_setn(struct out *o, struct libscols_line *ln, int id, long v);
 void out_setf(struct out *o, struct libscols_line *ln, int id, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 bool out_has(const struct out *o, int id);

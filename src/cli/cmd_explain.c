@@ -101,11 +101,11 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 			_cleanup_free_ char *l = wq_cpuset_format_list(ex->counters[i].cpus);
 
 			if (ex->counters[i].node >= 0)
-				out_setf(&o, ln, COL_NODE, "%d", ex->counters[i].node);
+				out_setn(&o, ln, COL_NODE, ex->counters[i].node);
 			else
 				out_set(&o, ln, COL_NODE, NULL);
 			out_set(&o, ln, COL_CPUS, l);
-			out_setf(&o, ln, COL_LIMIT, "%ld", ex->counters[i].limit);
+			out_setn(&o, ln, COL_LIMIT, ex->counters[i].limit);
 		}
 		rc = out_print(&o);
 		out_free(&o);

@@ -287,8 +287,8 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 		out_set(&o, ln, COL_NAME, r->name);
 		out_setf(&o, ln, COL_QUEUED_PS, "%.1f", r->queued_ps);
 		out_setf(&o, ln, COL_STARTED_PS, "%.1f", r->started_ps);
-		out_setf(&o, ln, COL_PENDING, "%ld", r->pending);
-		out_setf(&o, ln, COL_INFLIGHT, "%ld", r->inflight);
+		out_setn(&o, ln, COL_PENDING, r->pending);
+		out_setn(&o, ln, COL_INFLIGHT, r->inflight);
 		set_us(&o, ln, COL_WAIT_P50, r->wait_p50);
 		set_us(&o, ln, COL_WAIT_P99, r->wait_p99);
 		set_us(&o, ln, COL_RUN_P50, r->run_p50);
@@ -299,11 +299,11 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 		out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
 		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = limit_of(cli, L, r->name))) {
 			if (l->max_active >= 0)
-				out_setf(&o, ln, COL_MAX_ACTIVE, "%d", l->max_active);
+				out_setn(&o, ln, COL_MAX_ACTIVE, l->max_active);
 			else
 				out_set(&o, ln, COL_MAX_ACTIVE, NULL);
 			if (l->limit >= 0)
-				out_setf(&o, ln, COL_LIMIT, "%ld", l->limit);
+				out_setn(&o, ln, COL_LIMIT, l->limit);
 			else
 				out_set(&o, ln, COL_LIMIT, NULL);
 		} else {

@@ -87,12 +87,12 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 	for (int id = COL_MAX_ACTIVE; id <= COL_SCOPE_DEFAULT; id++)
 		out_set(o, ln, id, NULL);
 	if (!(wi->bad & (1U << WQ_A_MAX_ACTIVE)))
-		out_setf(o, ln, COL_MAX_ACTIVE, "%d", wi->max_active);
+		out_setn(o, ln, COL_MAX_ACTIVE, wi->max_active);
 	if (out_has(o, COL_MAX_INFLIGHT) && !(wi->bad & (1U << WQ_A_MAX_ACTIVE))) {
 		long mi = wq_explain_max_inflight(ctx, wi);
 
 		if (mi >= 0)
-			out_setf(o, ln, COL_MAX_INFLIGHT, "%ld", mi);
+			out_setn(o, ln, COL_MAX_INFLIGHT, mi);
 	}
 	if (ok_mask) {
 		_cleanup_free_ char *l = wq_cpuset_format_list(wi->cpumask);
@@ -113,11 +113,11 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 		out_set(o, ln, COL_SCOPE_DEFAULT, !strcmp(wi->scope, "default") ? "1" : "0");
 	}
 	if (wi->strict >= 0)
-		out_setf(o, ln, COL_STRICT, "%d", wi->strict);
+		out_setn(o, ln, COL_STRICT, wi->strict);
 	if (wi->nice >= -20 && (wi->has & (1U << WQ_A_NICE)) && !(wi->bad & (1U << WQ_A_NICE)))
-		out_setf(o, ln, COL_NICE, "%d", wi->nice);
+		out_setn(o, ln, COL_NICE, wi->nice);
 	if (wi->numa >= 0)
-		out_setf(o, ln, COL_NUMA, "%d", wi->numa);
+		out_setn(o, ln, COL_NUMA, wi->numa);
 	if (out_has(o, COL_OWNER)) {
 		struct wq_owner ow;
 
@@ -129,7 +129,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 
 		wq_owner_resolve(ctx, wi->name, &oi);
 		if (oi.node >= 0)
-			out_setf(o, ln, COL_OWNER_NODE, "%d", oi.node);
+			out_setn(o, ln, COL_OWNER_NODE, oi.node);
 		else
 			out_set(o, ln, COL_OWNER_NODE_REASON,
 				oi.o.kind == WQ_OWNER_NONE ? "the workqueue has no owner device" : oi.node_why);

@@ -46,7 +46,7 @@ static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 		_cleanup_free_ char *l = wq_cpuset_format_list(t->nodes[i].cpus);
 
 		out_set(&o, ln, COL_SCOPE, "node");
-		out_setf(&o, ln, COL_NODE, "%d", t->nodes[i].id);
+		out_setn(&o, ln, COL_NODE, t->nodes[i].id);
 		out_set(&o, ln, COL_CPUS, l);
 		out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(t->nodes[i].cpus));
 	}
@@ -58,9 +58,9 @@ static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 			_cleanup_free_ char *l = wq_cpuset_format_list(t->pods[s].pod[p].cpus);
 
 			out_set(&o, ln, COL_SCOPE, wq_scope_name((enum wq_scope)s));
-			out_setf(&o, ln, COL_POD, "%d", p);
+			out_setn(&o, ln, COL_POD, p);
 			if (t->pods[s].pod[p].node >= 0)
-				out_setf(&o, ln, COL_NODE, "%d", t->pods[s].pod[p].node);
+				out_setn(&o, ln, COL_NODE, t->pods[s].pod[p].node);
 			else
 				out_set(&o, ln, COL_NODE, NULL);
 			out_set(&o, ln, COL_CPUS, l);

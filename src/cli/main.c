@@ -172,11 +172,6 @@ bool cli_is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static int strcmpp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n, bool report_missing)
 {
 	struct wq_ctx *ctx = cli_ctx(cli);
@@ -227,7 +222,7 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 			free(all[i]);
 	}
 	free(all);
-	qsort(res, nres, sizeof(*res), strcmpp);
+	/* in wq_list's order: sorted */
 	*names = res;
 	*n = nres;
 	if (!missing)

@@ -151,11 +151,30 @@ void out_set(struct out *o, struct libscols_line *ln, int id, const char *value)
 	}
 }
 
+/* A number, without printf: five a row of a listing of thousands of workqueues. */
+void out_setn(struct out *o, struct libscols_line *ln, int id, long v)
+{
+	char buf[24], *p = buf + sizeof(buf) - 1;
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	if (!out_has(o, id))
+		return;
+	*p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	out_set(o, ln, id, p);
+}
+
 void out_setf(struct out *o, struct libscols_line *ln, int id, const char *fmt, ...)
 {
 	char *s = NULL;
 	va_list ap;
 
+	if (!out_has(o, id))
+		return; /* a column not shown: nothing to format */
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;

@@ -68,6 +68,7 @@ int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu)
 	if (r < 0)
 		return r;
 	s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+	wq_cpuset_span(s, (unsigned int)(cpu / BPL));
 	return 0;
 }
 
@@ -79,8 +80,9 @@ void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu)
 
 void wq_cpuset_zero(struct wq_cpuset *s)
 {
-	if (s->bits)
-		memset(s->bits, 0, NLONGS(s->nbits) * sizeof(unsigned long));
+	if (s->hi > s->lo)
+		memset(s->bits + s->lo, 0, (s->hi - s->lo) * sizeof(unsigned long));
+	s->lo = s->hi = 0;
 }
 
 /*
@@ -103,14 +105,14 @@ unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 {
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+	for (size_t i = s->lo; i < s->hi; i++)
 		n += popcount_word(s->bits[i]);
 	return n;
 }
 
 void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 {
-	for (size_t w = 0; w < NLONGS(s->nbits) && w * BPL < n; w++) {
+	for (size_t w = s->lo; w < s->hi && w * BPL < n; w++) {
 		unsigned long x = s->bits[w];
 		unsigned int base = (unsigned int)(w * BPL);
 
@@ -130,7 +132,7 @@ void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 
 bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 {
-	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+	for (size_t i = s->lo; i < s->hi; i++)
 		if (s->bits[i])
 			return false;
 	return true;
@@ -138,7 +140,7 @@ bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 
 int wq_cpuset_last(const struct wq_cpuset *s)
 {
-	for (size_t i = NLONGS(s->nbits); i-- > 0;)
+	for (size_t i = s->hi; i-- > s->lo;)
 		if (s->bits[i])
 			return (int)(i * BPL + (BPL - 1 - (unsigned int)__builtin_clzl(s->bits[i])));
 	return -1;
@@ -146,28 +148,32 @@ int wq_cpuset_last(const struct wq_cpuset *s)
 
 static unsigned long word(const struct wq_cpuset *s, size_t i)
 {
-	return i < NLONGS(s->nbits) ? s->bits[i] : 0;
+	return i >= s->lo && i < s->hi ? s->bits[i] : 0;
 }
 
-static size_t maxlongs(const struct wq_cpuset *a, const struct wq_cpuset *b)
+static size_t min_z(size_t a, size_t b)
 {
-	size_t x = NLONGS(a->nbits), y = NLONGS(b->nbits);
+	return a < b ? a : b;
+}
 
-	return x > y ? x : y;
+static size_t max_z(size_t a, size_t b)
+{
+	return a > b ? a : b;
 }
 
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
-	for (size_t i = 0; i < maxlongs(a, b); i++)
-		if (word(a, i) != word(b, i))
-			return false;
-	return true;
+	if (a->lo == b->lo && a->hi == b->hi)
+		return a->hi == a->lo ||
+		       !memcmp(a->bits + a->lo, b->bits + a->lo, (a->hi - a->lo) * sizeof(unsigned long));
+	/* each over its own bounds: either may hold zero words inside them */
+	return wq_cpuset_subset(a, b) && wq_cpuset_subset(b, a);
 }
 
 uint64_t wq_cpuset_hash(const struct wq_cpuset *s, uint64_t h)
 {
 	/* FNV-1a over the non-zero words and their index: capacity does not matter */
-	for (size_t i = 0; i < NLONGS(s->nbits); i++)
+	for (size_t i = s->lo; i < s->hi; i++)
 		if (s->bits[i])
 			h = (h ^ (uint64_t)s->bits[i] ^ ((uint64_t)i << 1)) * UINT64_C(0x100000001b3);
 	return h;
@@ -175,53 +181,74 @@ uint64_t wq_cpuset_hash(const struct wq_cpuset *s, uint64_t h)
 
 bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
-	for (size_t i = 0; i < maxlongs(a, b); i++)
-		if (word(a, i) & ~word(b, i))
+	for (size_t i = a->lo; i < a->hi; i++)
+		if (a->bits[i] & ~word(b, i))
 			return false;
 	return true;
 }
 
 bool wq_cpuset_intersects(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
-	for (size_t i = 0; i < maxlongs(a, b); i++)
-		if (word(a, i) & word(b, i))
+	for (size_t i = max_z(a->lo, b->lo); i < min_z(a->hi, b->hi); i++)
+		if (a->bits[i] & b->bits[i])
 			return true;
 	return false;
 }
 
 int wq_cpuset_copy(struct wq_cpuset *dst, const struct wq_cpuset *src)
 {
-	int r = grow(dst, src->nbits);
+	int r;
 
+	if (dst == src)
+		return 0;
+	r = grow(dst, src->nbits);
 	if (r < 0)
 		return r;
 	wq_cpuset_zero(dst);
-	if (src->nbits)
-		memcpy(dst->bits, src->bits, NLONGS(src->nbits) * sizeof(unsigned long));
+	if (src->hi > src->lo)
+		memcpy(dst->bits + src->lo, src->bits + src->lo, (src->hi - src->lo) * sizeof(unsigned long));
+	dst->lo = src->lo;
+	dst->hi = src->hi;
 	return 0;
 }
 
 int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src)
 {
-	int r = grow(dst, src->nbits);
+	int r;
 
+	if (src->lo >= src->hi)
+		return 0;
+	r = grow(dst, src->nbits);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < NLONGS(src->nbits); i++)
+	for (size_t i = src->lo; i < src->hi; i++)
 		dst->bits[i] |= src->bits[i];
+	wq_cpuset_span(dst, src->lo);
+	wq_cpuset_span(dst, src->hi - 1);
 	return 0;
 }
 
 void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src)
 {
-	for (size_t i = 0; i < NLONGS(dst->nbits); i++)
-		dst->bits[i] &= word(src, i);
+	size_t lo = max_z(dst->lo, src->lo), hi = min_z(dst->hi, src->hi);
+
+	if (lo >= hi) {
+		wq_cpuset_zero(dst);
+		return;
+	}
+	/* dst's words outside src's bounds go; the bounds narrow to both */
+	memset(dst->bits + dst->lo, 0, (lo - dst->lo) * sizeof(unsigned long));
+	memset(dst->bits + hi, 0, (dst->hi - hi) * sizeof(unsigned long));
+	for (size_t i = lo; i < hi; i++)
+		dst->bits[i] &= src->bits[i];
+	dst->lo = (unsigned int)lo;
+	dst->hi = (unsigned int)hi;
 }
 
 void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src)
 {
-	for (size_t i = 0; i < NLONGS(dst->nbits); i++)
-		dst->bits[i] &= ~word(src, i);
+	for (size_t i = max_z(dst->lo, src->lo); i < min_z(dst->hi, src->hi); i++)
+		dst->bits[i] &= ~src->bits[i];
 }
 
 static int parse_uint(const char **p, unsigned int *out)
@@ -287,11 +314,14 @@ int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
 				unsigned long m = (hi - lo + 1 == BPL) ? ~0UL : ((1UL << (hi - lo + 1)) - 1) << lo;
 
 				s->bits[w] |= m;
+				wq_cpuset_span(s, w);
 				c = w * BPL + hi + 1;
 			}
 		} else {
-			for (unsigned int c = a; c <= b; c += stride)
+			for (unsigned int c = a; c <= b; c += stride) {
 				s->bits[c / BPL] |= 1UL << (c % BPL);
+				wq_cpuset_span(s, (unsigned int)(c / BPL));
+			}
 		}
 		if (*p == ',') {
 			p++;
@@ -376,6 +406,7 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 				if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
 					return -ERANGE;
 				s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
+				wq_cpuset_span(s, (unsigned int)(bit / BPL));
 			}
 			bit += 4 * (unsigned int)(c - w);
 			if (bit >= WQ_CPUSET_MAX_CPUS + 32)
@@ -405,7 +436,7 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 		int n;
 
 		/* the run's end, a word at a time */
-		for (unsigned int w = (unsigned int)c / BPL; w < NLONGS(s->nbits); w++) {
+		for (unsigned int w = (unsigned int)c / BPL; w < s->hi; w++) {
 			unsigned long inv = ~s->bits[w];
 
 			if (w == (unsigned int)c / BPL)

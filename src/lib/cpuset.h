@@ -13,8 +13,15 @@
 /* CPU numbers accepted from text: below the kernel's largest NR_CPUS (8192, CONFIG_MAXSMP). */
 #define WQ_CPUSET_MAX_CPUS 8192U
 
+/*
+ * Every word outside [lo, hi) is zero (lo == hi: no CPU), so that the set
+ * operations run over the words a set can hold: a pod of 256 CPUs is 4
+ * words of an 8,192-CPU machine's 128. The bounds only widen when CPUs are
+ * added; clearing CPUs may leave zero words inside them.
+ */
 struct wq_cpuset {
 	unsigned int nbits; /* capacity in bits */
+	unsigned int lo, hi; /* the words that may hold CPUs */
 	unsigned long *bits;
 };
 
@@ -30,12 +37,25 @@ void wq_cpuset_freep(struct wq_cpuset **s);
  * The per-CPU accessors are inline: loops over 8,192 CPUs call them once
  * per CPU, where a call costs more than the bit operation.
  */
+/* Widen s's bounds to word w. */
+static inline void wq_cpuset_span(struct wq_cpuset *s, unsigned int w)
+{
+	if (s->lo >= s->hi) {
+		s->lo = w;
+		s->hi = w + 1;
+	} else if (w < s->lo) {
+		s->lo = w;
+	} else if (w >= s->hi) {
+		s->hi = w + 1;
+	}
+}
 int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu);
 /* Set a CPU, growing the set; 0 or -ENOMEM / -ERANGE (cpu too large). */
 static inline int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu)
 {
 	if (cpu < s->nbits) {
 		s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+		wq_cpuset_span(s, (unsigned int)(cpu / BPL));
 		return 0;
 	}
 	return wq_cpuset_set_grow(s, cpu);
@@ -51,7 +71,9 @@ bool wq_cpuset_is_empty(const struct wq_cpuset *s);
 /* Next set CPU >= from, or -1. */
 static inline int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)
 {
-	while (from < s->nbits) {
+	if (from < s->lo * BPL)
+		from = (unsigned int)(s->lo * BPL);
+	while (from < s->hi * BPL) {
 		unsigned long w = s->bits[from / BPL] >> (from % BPL);
 
 		if (w)

@@ -454,7 +454,7 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 		if (r < 0)
 			return r;
 	}
-	snprintf(ex->scope, sizeof(ex->scope), "%s", k->scope);
+	copy_str(ex->scope, sizeof(ex->scope), k->scope);
 
 	if (ex->era == WQ_ERA_UNKNOWN)
 		return 0;
@@ -664,9 +664,9 @@ static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *w
 	if (wq->unbound) {
 		k.req = wi && wi->cpus ? wi->cpus : wq->cpumask;
 		if (wi && wi->scope && strcmp(wi->scope, "default"))
-			snprintf(k.scope, sizeof(k.scope), "%s", wi->scope);
+			copy_str(k.scope, sizeof(k.scope), wi->scope);
 		else if (wq->scope_eff[0] && !(wi && wi->scope))
-			snprintf(k.scope, sizeof(k.scope), "%s", wq->scope_eff);
+			copy_str(k.scope, sizeof(k.scope), wq->scope_eff);
 		else
 			wq_default_scope(ctx, k.scope, sizeof(k.scope));
 		k.ordered = ex->era != WQ_ERA_C && wq_is_implicitly_ordered(wq) && !(wi && wi->max_active);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -39,5 +40,18 @@ static inline void closedirp(DIR **d)
 #define _cleanup_closedir_ _cleanup_(closedirp)
 
 #define streq(a, b) (strcmp((a), (b)) == 0)
+
+/* snprintf(dst, size, "%s", src) without the format engine: on paths run for every workqueue */
+static inline void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 #endif

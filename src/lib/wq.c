@@ -46,10 +46,25 @@ bool wq_name_is_valid(const char *name)
 
 void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
 {
-	if (attr)
-		snprintf(buf, size, WQ_P_WQ "/%s/%s", wq, attr);
-	else
-		snprintf(buf, size, WQ_P_WQ "/%s", wq);
+	/* memcpy, not snprintf: seven paths for each of thousands of workqueues */
+	static const char pre[] = WQ_P_WQ "/";
+	size_t lp = sizeof(pre) - 1, lw = strlen(wq), la = attr ? strlen(attr) + 1 : 0;
+
+	if (lp + lw + la >= size) {
+		/* cut short, as snprintf would */
+		if (attr)
+			snprintf(buf, size, WQ_P_WQ "/%s/%s", wq, attr);
+		else
+			snprintf(buf, size, WQ_P_WQ "/%s", wq);
+		return;
+	}
+	memcpy(buf, pre, lp);
+	memcpy(buf + lp, wq, lw);
+	if (attr) {
+		buf[lp + lw] = '/';
+		memcpy(buf + lp + lw + 1, attr, la - 1);
+	}
+	buf[lp + lw + la] = '\0';
 }
 
 bool wq_is_implicitly_ordered(const struct wq_info *wq)
@@ -206,8 +221,8 @@ static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
 	}
 	if (!*raw || strlen(raw) >= size || strchr(raw, ' '))
 		return -EINVAL;
-	snprintf(cfg, size, "%s", raw);
-	snprintf(eff, size, "%s", raw);
+	copy_str(cfg, size, raw);
+	copy_str(eff, size, raw);
 	return 0;
 }
 
@@ -277,7 +292,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 	memset(info, 0, sizeof(*info));
 	if (!wq_name_is_valid(name))
 		return -EINVAL;
-	snprintf(info->name, sizeof(info->name), "%s", name);
+	copy_str(info->name, sizeof(info->name), name);
 	info->nice = info->strict = info->numa = info->max_active = -1;
 
 	wq_attr_path(path, sizeof(path), name, "per_cpu");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +78,145 @@ static void hex_in(const char *in, const char *want_list)
 	is_str(l, want_list, "hex '%s' is CPUs '%s'", in, want_list);
 	free(l);
 	wq_cpuset_free(s);
+}
+
+/*
+ * The set operations against a plain array of flags, one per CPU, over
+ * random sequences of operations: the word bounds each set keeps (only the
+ * words that may hold CPUs are visited) must never change an answer.
+ */
+#define MODEL_CPUS 8192
+static uint64_t model_rng = 0x9e3779b97f4a7c15ULL;
+
+static unsigned int rnd(unsigned int n)
+{
+	model_rng ^= model_rng << 13;
+	model_rng ^= model_rng >> 7;
+	model_rng ^= model_rng << 17;
+	return (unsigned int)(model_rng % n);
+}
+
+static void model_fill(struct wq_cpuset *s, unsigned char *m)
+{
+	/* a run, a few lone CPUs, or a clear, somewhere in 8,192 CPUs */
+	unsigned int a = rnd(MODEL_CPUS), len = rnd(4) ? rnd(300) : rnd(MODEL_CPUS - a);
+
+	switch (rnd(4)) {
+	case 0:
+		for (unsigned int c = a; c < a + len && c < MODEL_CPUS; c++) {
+			wq_cpuset_set(s, c);
+			m[c] = 1;
+		}
+		break;
+	case 1:
+		for (int i = 0; i < 5; i++) {
+			unsigned int c = rnd(MODEL_CPUS);
+
+			wq_cpuset_set(s, c);
+			m[c] = 1;
+		}
+		break;
+	case 2:
+		for (unsigned int c = a; c < a + len && c < MODEL_CPUS; c++) {
+			wq_cpuset_clear(s, c);
+			m[c] = 0;
+		}
+		break;
+	default: {
+		char list[64];
+
+		snprintf(list, sizeof(list), "%u-%u", a, a + len < MODEL_CPUS ? a + len : MODEL_CPUS - 1);
+		wq_cpuset_parse_list(s, list);
+		memset(m, 0, MODEL_CPUS);
+		for (unsigned int c = a; c <= a + len && c < MODEL_CPUS; c++)
+			m[c] = 1;
+	}
+	}
+}
+
+static bool model_same(const struct wq_cpuset *s, const unsigned char *m)
+{
+	unsigned int n = 0;
+	int next = wq_cpuset_next(s, 0), last = -1;
+
+	for (unsigned int c = 0; c < MODEL_CPUS; c++) {
+		if (wq_cpuset_test(s, c) != (bool)m[c])
+			return false;
+		if (m[c]) {
+			if (next != (int)c)
+				return false;
+			next = wq_cpuset_next(s, c + 1);
+			n++;
+			last = (int)c;
+		}
+	}
+	return next == -1 && wq_cpuset_count(s) == n && wq_cpuset_is_empty(s) == (n == 0) && wq_cpuset_last(s) == last;
+}
+
+static void model_ops(void)
+{
+	static unsigned char ma[MODEL_CPUS], mb[MODEL_CPUS];
+	struct wq_cpuset *a = wq_cpuset_new(), *b = wq_cpuset_new();
+	int bad = 0, rounds = 3000;
+
+	for (int i = 0; i < rounds && !bad; i++) {
+		bool sub = true, sup = true, meet = false, eq = true;
+		int op = (int)rnd(7);
+
+		model_fill(a, ma);
+		model_fill(b, mb);
+		for (int c = 0; c < MODEL_CPUS; c++) {
+			sub &= !ma[c] || mb[c];
+			sup &= !mb[c] || ma[c];
+			meet |= ma[c] && mb[c];
+			eq &= ma[c] == mb[c];
+		}
+		if (wq_cpuset_subset(a, b) != sub || wq_cpuset_subset(b, a) != sup ||
+		    wq_cpuset_intersects(a, b) != meet || wq_cpuset_equal(a, b) != eq ||
+		    (eq && wq_cpuset_hash(a, 7) != wq_cpuset_hash(b, 7))) {
+			bad = i + 1;
+			break;
+		}
+		for (int c = 0; c < MODEL_CPUS; c++) {
+			switch (op) {
+			case 0: ma[c] &= mb[c]; break;
+			case 1: ma[c] |= mb[c]; break;
+			case 2: ma[c] &= !mb[c]; break;
+			case 3: ma[c] = mb[c]; break;
+			case 4: ma[c] = 0; break;
+			default: break;
+			}
+		}
+		switch (op) {
+		case 0: wq_cpuset_and(a, b); break;
+		case 1: wq_cpuset_or(a, b); break;
+		case 2: wq_cpuset_andnot(a, b); break;
+		case 3: wq_cpuset_copy(a, b); break;
+		case 4: wq_cpuset_zero(a); break;
+		case 5: {
+			/* through the kernel's hex form and back */
+			char *h = wq_cpuset_format_hex(a, MODEL_CPUS);
+
+			if (!h || wq_cpuset_parse_hex(a, h) != 0)
+				bad = i + 1;
+			free(h);
+			break;
+		}
+		default: {
+			char *l = wq_cpuset_format_list(a);
+
+			if (!l || wq_cpuset_parse_list(a, l) != 0)
+				bad = i + 1;
+			free(l);
+		}
+		}
+		if (!model_same(a, ma) || !model_same(b, mb))
+			bad = i + 1;
+	}
+	ok(!bad, "%d rounds of random set operations agree with one flag per CPU (first disagreement: %d)", rounds,
+	   bad);
+	wq_cpuset_free(a);
+	wq_cpuset_free(b);
 }
 
 int main(void)
@@ -281,5 +422,6 @@ int main(void)
 		wq_cpuset_free(a);
 		wq_cpuset_free(b);
 	}
+	model_ops();
 	return tap_done();
 }
