@@ -45,39 +45,40 @@ static char *list(const struct wq_cpuset *s)
 static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, wq_finding_fn fn, void *data,
 		       bool *no_online)
 {
-	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
-
-	*no_online = false;
-	if (!x)
-		return;
-	wq_cpuset_and(x, t->online);
-	if (wq_cpuset_is_empty(x)) {
+	/* tests without copies first: this runs for every workqueue, on sets of up to 8,192 CPUs */
+	*no_online = !wq_cpuset_intersects(m, t->online);
+	if (*no_online) {
 		_cleanup_free_ char *l = list(m);
 		_cleanup_free_ char *o = list(t->online);
 
 		emit(fn, data, WQ_SEV_ERROR, "cpumask-no-online-cpu", target,
 		     "cpumask %s has no online CPU (online: %s)", l, o);
-		*no_online = true;
 		return;
 	}
-	wq_cpuset_copy(x, m);
-	wq_cpuset_andnot(x, t->online);
 	/* A mask of every possible CPU is the default, not a request for offline ones. */
-	if (!wq_cpuset_is_empty(x) && !wq_cpuset_subset(t->possible, m)) {
-		_cleanup_free_ char *l = list(x);
+	if (!wq_cpuset_subset(m, t->online) && !wq_cpuset_subset(t->possible, m)) {
+		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
+		_cleanup_free_ char *l = NULL;
 
+		if (x) {
+			wq_cpuset_andnot(x, t->online);
+			l = list(x);
+		}
 		emit(fn, data, WQ_SEV_INFO, "cpumask-offline", target,
-		     "cpumask includes offline CPUs %s: unused until they come online", l);
+		     "cpumask includes offline CPUs %s: unused until they come online", l ? l : "?");
 	}
-	wq_cpuset_copy(x, m);
-	wq_cpuset_and(x, t->isolated);
-	wq_cpuset_or(x, t->nohz_full);
-	wq_cpuset_and(x, m);
-	if (!wq_cpuset_is_empty(x)) {
-		_cleanup_free_ char *l = list(x);
+	if (wq_cpuset_intersects(m, t->isolated) || wq_cpuset_intersects(m, t->nohz_full)) {
+		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
+		_cleanup_free_ char *l = NULL;
 
+		if (x) {
+			wq_cpuset_and(x, t->isolated);
+			wq_cpuset_or(x, t->nohz_full);
+			wq_cpuset_and(x, m);
+			l = list(x);
+		}
 		emit(fn, data, WQ_SEV_WARNING, "cpumask-isolated", target,
-		     "cpumask includes isolated or nohz_full CPUs %s: unbound work will disturb them", l);
+		     "cpumask includes isolated or nohz_full CPUs %s: unbound work will disturb them", l ? l : "?");
 	}
 }
 

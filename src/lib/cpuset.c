@@ -420,6 +420,21 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	}
 }
 
+/* v in decimal at p (no NUL); its length */
+static int put_uint(char *p, unsigned int v)
+{
+	char d[12];
+	int n = 0, len;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	len = n;
+	while (n)
+		*p++ = d[--n];
+	return len;
+}
+
 char *wq_cpuset_format_list(const struct wq_cpuset *s)
 {
 	size_t cap = 64, len = 0;
@@ -447,10 +462,16 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 			}
 			e = (int)((w + 1) * BPL) - 1;
 		}
-		if (e == c)
-			n = snprintf(tmp, sizeof(tmp), "%s%d", len ? "," : "", c);
-		else
-			n = snprintf(tmp, sizeof(tmp), "%s%d-%d", len ? "," : "", c, e);
+		/* "c" or "c-e", after a comma but for the first: without snprintf, once a workqueue */
+		n = 0;
+		if (len)
+			tmp[n++] = ',';
+		n += put_uint(tmp + n, (unsigned int)c);
+		if (e != c) {
+			tmp[n++] = '-';
+			n += put_uint(tmp + n, (unsigned int)e);
+		}
+		tmp[n] = '\0';
 		if (len + (size_t)n + 1 > cap) {
 			char *nb;
 
