@@ -14,12 +14,12 @@
 # 8, with the floor's growth beside it. Targets: every wall ratio <= 1.5,
 # x8 workqueues <= x9 time, x8 CPUs no worse than the floor's growth.
 #   bench/scale.sh [WQCTL]      (default: build/wqctl, the plain build)
-# RUNS (default 5) timed runs per command and tree; RSS_RUNS (3).
+# RUNS (default 9) timed runs per command and tree; RSS_RUNS (3).
 # shellcheck disable=SC2034 # cmd_* and label_* are read by bench_run
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-9}
 export INSTRUCTIONS=0 RSS_RUNS=${RSS_RUNS:-3}
 bench_setup
 wqctl=${1:-$top/build/wqctl}
