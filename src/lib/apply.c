@@ -252,7 +252,6 @@ static bool pattern_in_list(const char *pattern, char *const *only, size_t nonly
 int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
 			struct wq_settings *out)
 {
-	struct wq_owner_info *owners = NULL;
 	_cleanup_free_ bool *hit = NULL; /* a workqueue matched section i */
 	_cleanup_free_ size_t *hits = NULL; /* the sections that reach one workqueue */
 	struct wq_settings absent = {0};
@@ -288,10 +287,9 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		if (r < 0)
 			return r;
 	}
-	owners = calloc(n + 1, sizeof(*owners));
 	hit = calloc(set->ns + 1, sizeof(*hit));
 	hits = malloc(sizeof(*hits) * (set->ns + 1));
-	if (!owners || !hit || !hits) {
+	if (!hit || !hits) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -306,8 +304,8 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		bool named = false, need_owner = false;
 		size_t nhits = 0;
 		struct wq_info wi;
+		struct wq_owner_info ow;
 
-		owners[k].node = -1;
 		if (!in_list(only, nonly, names[k]))
 			continue;
 		for (size_t i = 0; i < set->ns; i++) {
@@ -322,16 +320,20 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		}
 		if (!named)
 			continue;
+		/* one workqueue's owner at a time: an array for all of them was 12 MB at 10,000 */
+		memset(&ow, 0, sizeof(ow));
+		ow.node = -1;
 		/* no max_active: not a workqueue (a listed directory such as power), or gone */
 		r = wq_info_read(ctx, names[k], &wi);
 		if (r == 0 && need_owner)
-			r = wq_owner_resolve(ctx, names[k], &owners[k]);
+			r = wq_owner_resolve(ctx, names[k], &ow);
 		for (size_t i = 0; r == 0 && i < set->ns; i++)
-			if (section_matches(&set->s[i], names[k], &owners[k]))
+			if (section_matches(&set->s[i], names[k], &ow))
 				hit[i] = true, hits[nhits++] = i;
 		if (r == 0 && nhits)
-			r = resolve_wq(ctx, set, hits, nhits, &wi, &owners[k], out);
+			r = resolve_wq(ctx, set, hits, nhits, &wi, &ow, out);
 		wq_info_clear(&wi);
+		wq_owner_info_clear(&ow);
 		if (r == -ENOENT)
 			r = 0;
 	}
@@ -380,9 +382,6 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 	}
 out:
 	wq_settings_free(&absent);
-	for (size_t k = 0; owners && k < n; k++)
-		wq_owner_info_clear(&owners[k]);
-	free(owners);
 	wq_names_free(names, n);
 	return r;
 }
