@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "root.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -531,6 +532,40 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel)
 		errno = e;
 	}
 	return d;
+}
+
+int wq_root_each_name(const struct wq_root *root, const char *rel, void (*fn)(const char *name, void *data), void *data)
+{
+	_Alignas(struct dirent64) char buf[4096];
+	int fd = wq_root_open(root, rel, O_RDONLY | O_DIRECTORY), r = 0;
+
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t n = getdents64(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : 0;
+			break;
+		}
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+
+			if (de->d_reclen == 0 || (ssize_t)de->d_reclen > n - off) {
+				r = -EIO;
+				break;
+			}
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				fn(de->d_name, data);
+			off += de->d_reclen;
+		}
+		if (r < 0)
+			break;
+	}
+	close(fd);
+	return r;
 }
 
 /* The kernel's path of an open descriptor (/proc/self/fd). 0 or -errno. */

@@ -410,27 +410,28 @@ static int level_of(const char *s)
 }
 
 /* The last-level cache siblings of a CPU: the highest cache level it has. */
+/* indexK of a cache directory: bit K of *data (a leaf may be missing: cacheinfo's disable_sysfs) */
+static void add_leaf(const char *name, void *data)
+{
+	char *end;
+	long k;
+
+	if (strncmp(name, "index", 5))
+		return;
+	k = strtol(name + 5, &end, 10);
+	if (end != name + 5 && !*end && k >= 0 && k < 64)
+		*(unsigned long long *)data |= 1ULL << k;
+}
+
 static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out, char *why, size_t whysz)
 {
-	_cleanup_closedir_ DIR *d = NULL;
 	unsigned long long leaves = 0;
-	struct dirent *de;
 	char path[128];
 
 	wq_cpuset_zero(out);
 	/* The cache leaves this CPU has (one listing, not a probe per possible index). */
 	cpu_path(path, sizeof(path), cpu, -1, "cache");
-	d = wq_root_opendir(root, path);
-	while (d && (de = readdir(d))) {
-		char *end;
-		long k;
-
-		if (strncmp(de->d_name, "index", 5))
-			continue;
-		k = strtol(de->d_name + 5, &end, 10);
-		if (end != de->d_name + 5 && !*end && k >= 0 && k < 64)
-			leaves |= 1ULL << k;
-	}
+	wq_root_each_name(root, path, add_leaf, &leaves);
 	/* The highest level wins; the lowest index among equals. Levels first, then one group read. */
 	signed char levels[64];
 

@@ -104,6 +104,17 @@ wq_groups() {
 	refute_output --partial '"smt"'
 }
 
+@test "a cache leaf missing in the middle (cacheinfo's disable_sysfs): the leaves after it count" {
+	use_tree vmware_fpe 6.18.0
+	rm -r "$ROOT"/sys/devices/system/cpu/cpu*/cache/index2
+	run wq topology --scope cache -r -n -o POD,NODE,CPUS
+	assert_success
+	# index3 (level 3, shared_cpu_list 0-3 on cpu0) is still the last level: one L3 a node
+	assert_line --index 0 "0 0 0-3"
+	assert_line --index 1 "1 1 4-7"
+	assert_line --index 3 "3 3 12-15"
+}
+
 @test "a CPU-less node is listed with no CPUs" {
 	use_tree ppc64-POWER7-64cpu 6.18.0
 	run wq topology -P -o SCOPE,NODE,CPUS,NR_CPUS
