@@ -156,3 +156,22 @@ done
 awk '
 	{ r = $3 / $5; if (r > worst) { worst = r; at = $1 " " $2 } }
 	END { printf "\nworst wall ratio: %.2fx (%s); target <= 1.5x\n", worst, at }' "$res"
+# the growth targets, each as its worst cell: x8 workqueues, and x8 CPUs against the floor's growth
+awk '
+	{ w[$1 " " $2] = $3; f[$1 " " $2] = $5; names[$2] = 1 }
+	END {
+		for (n in names) {
+			for (c = 1; c <= 2; c++) {
+				cpu = c == 1 ? 64 : 8192
+				g = w[cpu "x10000 " n] / w[cpu "x1250 " n]
+				if (g > gw) { gw = g; atw = n " @" cpu "cpu" }
+			}
+			for (c = 1; c <= 2; c++) {
+				wq = c == 1 ? 1250 : 10000
+				g = (w["8192x" wq " " n] / w["1024x" wq " " n]) / (f["8192x" wq " " n] / f["1024x" wq " " n])
+				if (g > gc) { gc = g; atc = n " @" wq "wq" }
+			}
+		}
+		printf "worst growth for x8 workqueues: %.2fx (%s); target <= 9x\n", gw, atw
+		printf "worst growth for x8 CPUs over the floor'"'"'s: %.2fx (%s); target <= 1.00x\n", gc, atc
+	}' "$res"

@@ -110,6 +110,16 @@ unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 	return n;
 }
 
+unsigned int wq_cpuset_count_and(const struct wq_cpuset *a, const struct wq_cpuset *b)
+{
+	unsigned int n = 0;
+	size_t hi = a->hi < b->hi ? a->hi : b->hi;
+
+	for (size_t i = a->lo > b->lo ? a->lo : b->lo; i < hi; i++)
+		n += popcount_word(a->bits[i] & b->bits[i]);
+	return n;
+}
+
 void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 {
 	for (size_t w = s->lo; w < s->hi && w * BPL < n; w++) {

@@ -67,6 +67,8 @@ static inline bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu)
 	return cpu < s->nbits && (s->bits[cpu / BPL] >> (cpu % BPL)) & 1UL;
 }
 unsigned int wq_cpuset_count(const struct wq_cpuset *s);
+/* CPUs in both a and b, without building a & b. */
+unsigned int wq_cpuset_count_and(const struct wq_cpuset *a, const struct wq_cpuset *b);
 bool wq_cpuset_is_empty(const struct wq_cpuset *s);
 /* Next set CPU >= from, or -1. */
 static inline int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)

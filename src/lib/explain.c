@@ -302,13 +302,10 @@ static int pod_charge(const struct c_ctx *cc, int pod)
 		long lim = m;
 
 		if (counter >= 0) {
-			_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(cc->eo);
-
-			if (!x)
-				return -ENOMEM;
-			wq_cpuset_and(x, wq_topo_node(t, counter)->cpus);
 			/* node_max = clamp(ceil(M * c[n] / T), min_active, M) */
-			lim = cc->total ? ceil_div(m * (long)wq_cpuset_count(x), cc->total) : mn;
+			unsigned int cn = wq_cpuset_count_and(cc->eo, wq_topo_node(t, counter)->cpus);
+
+			lim = cc->total ? ceil_div(m * (long)cn, cc->total) : mn;
 			if (lim < mn)
 				lim = mn;
 			if (lim > m)

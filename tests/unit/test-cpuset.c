@@ -161,6 +161,7 @@ static void model_ops(void)
 
 	for (int i = 0; i < rounds && !bad; i++) {
 		bool sub = true, sup = true, meet = false, eq = true;
+		unsigned int both = 0;
 		int op = (int)rnd(7);
 
 		model_fill(a, ma);
@@ -169,11 +170,12 @@ static void model_ops(void)
 			sub &= !ma[c] || mb[c];
 			sup &= !mb[c] || ma[c];
 			meet |= ma[c] && mb[c];
+			both += ma[c] && mb[c];
 			eq &= ma[c] == mb[c];
 		}
 		if (wq_cpuset_subset(a, b) != sub || wq_cpuset_subset(b, a) != sup ||
-		    wq_cpuset_intersects(a, b) != meet || wq_cpuset_equal(a, b) != eq ||
-		    (eq && wq_cpuset_hash(a, 7) != wq_cpuset_hash(b, 7))) {
+		    wq_cpuset_intersects(a, b) != meet || wq_cpuset_count_and(a, b) != both ||
+		    wq_cpuset_equal(a, b) != eq || (eq && wq_cpuset_hash(a, 7) != wq_cpuset_hash(b, 7))) {
 			bad = i + 1;
 			break;
 		}
