@@ -154,15 +154,11 @@ void out_set(struct out *o, struct libscols_line *ln, int id, const char *value)
 /* A number, without printf: five a row of a listing of thousands of workqueues. */
 void out_setn(struct out *o, struct libscols_line *ln, int id, long v)
 {
-	char buf[24], *p = buf + sizeof(buf) - 1;
-	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	char buf[WQ_UDEC_MAX + 1], *p;
 
 	if (!out_has(o, id))
 		return;
-	*p = '\0';
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	p = udec(buf + 1, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 	if (v < 0)
 		*--p = '-';
 	out_set(o, ln, id, p);

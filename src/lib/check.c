@@ -201,7 +201,7 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 
 /*
  * Does scope s group the online CPUs as the cpu scope does (each CPU alone)
- * or as system (all together)? Read off s's CPU-to-pod table: the cpu and
+ * or as the one pod of every CPU does? Read off s's CPU-to-pod table: the cpu and
  * system pods need not be built (8,192 one-CPU pods on the largest
  * machines). Only online CPUs count: offline CPUs' pods are not known from
  * sysfs.

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "macro.h"
+
 #define NLONGS(n) (((n) + BPL - 1) / BPL)
 
 struct wq_cpuset *wq_cpuset_new(void)
@@ -433,16 +435,12 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 /* v in decimal at p (no NUL); its length */
 static int put_uint(char *p, unsigned int v)
 {
-	char d[12];
-	int n = 0, len;
+	char d[WQ_UDEC_MAX];
+	const char *s = udec(d, v);
+	int n = (int)(d + WQ_UDEC_MAX - 1 - s);
 
-	do
-		d[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	len = n;
-	while (n)
-		*p++ = d[--n];
-	return len;
+	memcpy(p, s, (size_t)n);
+	return n;
 }
 
 char *wq_cpuset_format_list(const struct wq_cpuset *s)

@@ -41,6 +41,19 @@ static inline void closedirp(DIR **d)
 
 #define streq(a, b) (strcmp((a), (b)) == 0)
 
+/* v in decimal, ending at the end of buf (NUL-terminated); its first digit. Without printf, for hot paths. */
+#define WQ_UDEC_MAX 21
+static inline char *udec(char buf[WQ_UDEC_MAX], unsigned long v)
+{
+	char *p = buf + WQ_UDEC_MAX - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
+
 /* snprintf(dst, size, "%s", src) without the format engine: on paths run for every workqueue */
 static inline void copy_str(char *dst, size_t size, const char *src)
 {

@@ -65,13 +65,9 @@ static size_t put_str(char *buf, size_t pos, size_t size, const char *s)
 
 static size_t put_num(char *buf, size_t pos, size_t size, unsigned int v)
 {
-	char d[12], *p = d + sizeof(d) - 1;
+	char d[WQ_UDEC_MAX];
 
-	*p = '\0';
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	return put_str(buf, pos, size, p);
+	return put_str(buf, pos, size, udec(d, v));
 }
 
 /* WQ_P_CPU "/cpuN/" TAIL, or with index >= 0 WQ_P_CPU "/cpuN/cache/indexK/" TAIL (TAIL NULL: no slash) */

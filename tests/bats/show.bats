@@ -70,6 +70,16 @@ writeback 1024"
 	assert_output "writeback"
 }
 
+@test "numbers in cells: a negative nice, the largest max_active, JSON numbers" {
+	echo -20 >"$(WQDIR)/writeback/nice"
+	echo 2147483647 >"$(WQDIR)/writeback/max_active"
+	run wq show -r -n -o NAME,NICE,MAX_ACTIVE writeback
+	assert_output "writeback -20 2147483647"
+	run wq show -J -o NICE,MAX_ACTIVE writeback
+	assert_output --partial '"nice": -20,'
+	assert_output --partial '"max_active": 2147483647'
+}
+
 @test "show --list-columns names every column" {
 	run wq show --list-columns
 	assert_success
