@@ -158,7 +158,7 @@ void out_setn(struct out *o, struct libscols_line *ln, int id, long v)
 
 	if (!out_has(o, id))
 		return;
-	p = udec(buf + 1, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
+	p = udec(buf + sizeof(buf) - 1, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
 	if (v < 0)
 		*--p = '-';
 	out_set(o, ln, id, p);

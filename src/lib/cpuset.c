@@ -436,7 +436,7 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 static int put_uint(char *p, unsigned int v)
 {
 	char d[WQ_UDEC_MAX];
-	const char *s = udec(d, v);
+	const char *s = udec(d + sizeof(d) - 1, v);
 	int n = (int)(d + WQ_UDEC_MAX - 1 - s);
 
 	memcpy(p, s, (size_t)n);

@@ -41,11 +41,14 @@ static inline void closedirp(DIR **d)
 
 #define streq(a, b) (strcmp((a), (b)) == 0)
 
-/* v in decimal, ending at the end of buf (NUL-terminated); its first digit. Without printf, for hot paths. */
+/*
+ * v in decimal, ending with a NUL at end (20 digits at most fit before it in
+ * a WQ_UDEC_MAX buffer); returns its first digit. Without printf, for hot paths.
+ */
 #define WQ_UDEC_MAX 21
-static inline char *udec(char buf[WQ_UDEC_MAX], unsigned long v)
+static inline char *udec(char *end, unsigned long v)
 {
-	char *p = buf + WQ_UDEC_MAX - 1;
+	char *p = end;
 
 	*p = '\0';
 	do

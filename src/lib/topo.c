@@ -67,7 +67,7 @@ static size_t put_num(char *buf, size_t pos, size_t size, unsigned int v)
 {
 	char d[WQ_UDEC_MAX];
 
-	return put_str(buf, pos, size, udec(d, v));
+	return put_str(buf, pos, size, udec(d + sizeof(d) - 1, v));
 }
 
 /* WQ_P_CPU "/cpuN/" TAIL, or with index >= 0 WQ_P_CPU "/cpuN/cache/indexK/" TAIL (TAIL NULL: no slash) */
