@@ -45,49 +45,32 @@ static bool is_null_mask(const char *s)
 	return s[strspn(s, " \t\n")] == '\0';
 }
 
-/*
- * Paths of per-CPU and per-node files, built without snprintf(): a
- * thousand instructions a path there, and the pods of an 8,192-CPU machine
- * need hundreds of paths. Cut short (never overflowing) if size is too small.
- */
-static size_t put_str(char *buf, size_t pos, size_t size, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (pos >= size)
-		return pos;
-	if (n > size - 1 - pos)
-		n = size - 1 - pos;
-	memcpy(buf + pos, s, n);
-	buf[pos + n] = '\0';
-	return pos + n;
-}
-
+/* Paths of per-CPU and per-node files, without snprintf (str_put): hundreds at 8,192 CPUs. */
 static size_t put_num(char *buf, size_t pos, size_t size, unsigned int v)
 {
 	char d[WQ_UDEC_MAX];
 
-	return put_str(buf, pos, size, udec(d + sizeof(d) - 1, v));
+	return str_put(buf, pos, size, udec(d + sizeof(d) - 1, v));
 }
 
 /* WQ_P_CPU "/cpuN/" TAIL, or with index >= 0 WQ_P_CPU "/cpuN/cache/indexK/" TAIL (TAIL NULL: no slash) */
 static void cpu_path(char *buf, size_t size, int cpu, int index, const char *tail)
 {
-	size_t n = put_num(buf, put_str(buf, 0, size, WQ_P_CPU "/cpu"), size, (unsigned int)cpu);
+	size_t n = put_num(buf, str_put(buf, 0, size, WQ_P_CPU "/cpu"), size, (unsigned int)cpu);
 
 	if (index >= 0)
-		n = put_num(buf, put_str(buf, n, size, "/cache/index"), size, (unsigned int)index);
+		n = put_num(buf, str_put(buf, n, size, "/cache/index"), size, (unsigned int)index);
 	if (tail)
-		put_str(buf, put_str(buf, n, size, "/"), size, tail);
+		str_put(buf, str_put(buf, n, size, "/"), size, tail);
 }
 
 /* WQ_P_NODE "/" NAME "/" TAIL (TAIL NULL: no slash) */
 static void node_path(char *buf, size_t size, const char *name, const char *tail)
 {
-	size_t n = put_str(buf, put_str(buf, 0, size, WQ_P_NODE "/"), size, name);
+	size_t n = str_put(buf, str_put(buf, 0, size, WQ_P_NODE "/"), size, name);
 
 	if (tail)
-		put_str(buf, put_str(buf, n, size, "/"), size, tail);
+		str_put(buf, str_put(buf, n, size, "/"), size, tail);
 }
 
 /* Read a CPU list file, or its hex twin when only the map exists. */
@@ -405,7 +388,6 @@ static int level_of(const char *s)
 	return s[0] >= '1' && s[0] <= '9' && !s[1] ? s[0] - '0' : -1;
 }
 
-/* The last-level cache siblings of a CPU: the highest cache level it has. */
 /* indexK of a cache directory: bit K of *data (a leaf may be missing: cacheinfo's disable_sysfs) */
 static void add_leaf(const char *name, void *data)
 {
@@ -419,6 +401,7 @@ static void add_leaf(const char *name, void *data)
 		*(unsigned long long *)data |= 1ULL << k;
 }
 
+/* The last-level cache siblings of a CPU: the highest cache level it has. */
 static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out, char *why, size_t whysz)
 {
 	unsigned long long leaves = 0;

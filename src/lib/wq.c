@@ -46,25 +46,11 @@ bool wq_name_is_valid(const char *name)
 
 void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
 {
-	/* memcpy, not snprintf: seven paths for each of thousands of workqueues */
-	static const char pre[] = WQ_P_WQ "/";
-	size_t lp = sizeof(pre) - 1, lw = strlen(wq), la = attr ? strlen(attr) + 1 : 0;
+	/* str_put, not snprintf: seven paths for each of thousands of workqueues */
+	size_t n = str_put(buf, str_put(buf, 0, size, WQ_P_WQ "/"), size, wq);
 
-	if (lp + lw + la >= size) {
-		/* cut short, as snprintf would */
-		if (attr)
-			snprintf(buf, size, WQ_P_WQ "/%s/%s", wq, attr);
-		else
-			snprintf(buf, size, WQ_P_WQ "/%s", wq);
-		return;
-	}
-	memcpy(buf, pre, lp);
-	memcpy(buf + lp, wq, lw);
-	if (attr) {
-		buf[lp + lw] = '/';
-		memcpy(buf + lp + lw + 1, attr, la - 1);
-	}
-	buf[lp + lw + la] = '\0';
+	if (attr)
+		str_put(buf, str_put(buf, n, size, "/"), size, attr);
 }
 
 bool wq_is_implicitly_ordered(const struct wq_info *wq)
