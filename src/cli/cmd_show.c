@@ -72,7 +72,7 @@ static int report_bad(struct cli *cli, const struct wq_info *wi)
 	return n;
 }
 
-static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
+static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi, struct wq_cpuset_memo *cpus)
 {
 	struct wq_ctx *ctx = cli->ctx;
 	struct libscols_line *ln = out_line(o);
@@ -95,9 +95,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 			out_setn(o, ln, COL_MAX_INFLIGHT, mi);
 	}
 	if (ok_mask) {
-		_cleanup_free_ char *l = wq_cpuset_format_list(wi->cpumask);
-
-		out_set(o, ln, COL_CPUS, l);
+		out_set(o, ln, COL_CPUS, wq_cpuset_list_memo(cpus, wi->cpumask));
 		if (out_has(o, COL_EFFECTIVE_CPUS)) {
 			_cleanup_cpuset_ struct wq_cpuset *e = wq_cpuset_new();
 			_cleanup_free_ char *el = NULL;
@@ -146,6 +144,7 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi)
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	struct wq_cpuset_memo cpus = {0};
 	char **names = NULL;
 	size_t n = 0;
 	struct out o;
@@ -189,10 +188,11 @@ static int run(struct cli *cli, int argc, char **argv)
 			bad++;
 		} else {
 			bad += report_bad(cli, &wi);
-			fill_row(cli, &o, &wi);
+			fill_row(cli, &o, &wi, &cpus);
 		}
 		wq_info_clear(&wi);
 	}
+	wq_cpuset_memo_clear(&cpus);
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
 	out_free(&o);

@@ -13,6 +13,16 @@
 
 #define NLONGS(n) (((n) + BPL - 1) / BPL)
 
+static size_t min_z(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+static size_t max_z(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
 struct wq_cpuset *wq_cpuset_new(void)
 {
 	return calloc(1, sizeof(struct wq_cpuset));
@@ -38,6 +48,12 @@ static int grow(struct wq_cpuset *s, unsigned int nbits)
 
 	if (nbits <= s->nbits)
 		return 0;
+	/*
+	 * A set that grows again at least doubles: a counter that gathers 32
+	 * pods one by one would otherwise be reallocated 32 times.
+	 */
+	if (old && want < 2 * old)
+		want = 2 * old < NLONGS(WQ_CPUSET_MAX_CPUS) ? 2 * old : max_z(want, NLONGS(WQ_CPUSET_MAX_CPUS));
 	if (want > old) {
 		nb = realloc(s->bits, want * sizeof(unsigned long));
 		if (!nb)
@@ -161,16 +177,6 @@ int wq_cpuset_last(const struct wq_cpuset *s)
 static unsigned long word(const struct wq_cpuset *s, size_t i)
 {
 	return i >= s->lo && i < s->hi ? s->bits[i] : 0;
-}
-
-static size_t min_z(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
-static size_t max_z(size_t a, size_t b)
-{
-	return a > b ? a : b;
 }
 
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
@@ -345,14 +351,64 @@ int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
 	}
 }
 
+/* A hex digit's value with bit 4 set; 0 for any other byte. */
+static const unsigned char hexv[256] = {
+    ['0'] = 0x10, ['1'] = 0x11, ['2'] = 0x12, ['3'] = 0x13, ['4'] = 0x14, ['5'] = 0x15, ['6'] = 0x16, ['7'] = 0x17,
+    ['8'] = 0x18, ['9'] = 0x19, ['a'] = 0x1a, ['b'] = 0x1b, ['c'] = 0x1c, ['d'] = 0x1d, ['e'] = 0x1e, ['f'] = 0x1f,
+    ['A'] = 0x1a, ['B'] = 0x1b, ['C'] = 0x1c, ['D'] = 0x1d, ['E'] = 0x1e, ['F'] = 0x1f,
+};
+
 static int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20; /* ASCII lower case, without the locale's tolower() per digit */
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return hexv[(unsigned char)c] ? hexv[(unsigned char)c] & 0xf : -1;
+}
+
+/*
+ * Eight hex digits at p (most significant first) as a word, a byte of the
+ * string per byte of a 64-bit word: false unless all eight are digits. With
+ * every byte below 0x80 and its top bit set before a subtraction, no borrow
+ * crosses a byte, so each range test is exact.
+ */
+static bool hex8(const char *p, uint32_t *out)
+{
+	const uint64_t lo = UINT64_C(0x0101010101010101), top = lo * 0x80;
+	uint64_t x, y, digit, letter, n;
+
+	memcpy(&x, p, sizeof(x));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x); /* byte i of x is p[i] */
+#endif
+	if (x & top)
+		return false;
+	digit = ((x | top) - lo * '0') & ~((x | top) - lo * ('9' + 1)) & top;
+	y = (x | lo * 0x20) | top; /* lower case */
+	letter = (y - lo * 'a') & ~(y - lo * ('f' + 1)) & top;
+	if ((digit | letter) != top)
+		return false;
+	n = (x & lo * 0x0f) + ((x >> 6) & lo) * 9; /* a letter has bit 6: its low nibble + 9 */
+	n = (n << 4 | n >> 8) & UINT64_C(0x00ff00ff00ff00ff);
+	n = (n << 8 | n >> 16) & UINT64_C(0x0000ffff0000ffff);
+	*out = (uint32_t)(n << 16 | n >> 32);
+	return true;
+}
+
+/* The commas in [p, end), eight bytes at a time: a byte is a comma iff its xor with ',' is zero. */
+static size_t count_commas(const char *p, const char *end)
+{
+	const uint64_t lo = UINT64_C(0x0101010101010101), low7 = lo * 0x7f;
+	size_t n = 0;
+
+	for (; end - p >= 8; p += 8) {
+		uint64_t x;
+
+		memcpy(&x, p, sizeof(x));
+		x ^= lo * ',';
+		/* the top bit of each byte that is zero, exactly (no carry leaves a byte) */
+		n += popcount_word(~(((x & low7) + low7) | x | low7));
+	}
+	for (; p < end; p++)
+		n += *p == ',';
+	return n;
 }
 
 int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
@@ -378,9 +434,7 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 		size_t need = (size_t)(end - start) * 4;
 
 		if (grouped) {
-			need = 32;
-			for (const char *p = start; (p = memchr(p, ',', (size_t)(end - p))); p++)
-				need += 32;
+			need = 32 * (count_commas(start, end) + 1);
 		}
 		r = grow(s, need < WQ_CPUSET_MAX_CPUS ? (unsigned int)need : WQ_CPUSET_MAX_CPUS);
 		if (r < 0)
@@ -395,7 +449,14 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	 */
 	for (const char *p = end;;) {
 		const char *q = p;
+		uint32_t v8 = 0;
+		bool have8 = false;
 
+		/* the kernel's chunks are eight digits: one test finds the comma before them */
+		if (grouped && p - start >= 8 && (p - 8 == start || p[-9] == ',') && hex8(p - 8, &v8)) {
+			q = p - 8;
+			have8 = true;
+		}
 		while (q > start && q[-1] != ',')
 			q--;
 		if (q == p)
@@ -407,12 +468,21 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 
 			if (grouped && c != p)
 				return hexval((unsigned char)c[-1]) < 0 ? -EINVAL : -ERANGE; /* the kernel: EOVERFLOW */
-			for (const char *d = w; d < c; d++) {
-				int h = hexval((unsigned char)*d);
+			if (have8) {
+				v = v8;
+				have8 = false;
+			} else if (c - w < 8 || !hex8(w, &v)) {
+				/* a table look-up a digit, one test a word: bit 4 survives only if all are digits */
+				unsigned int all = 0x10;
 
-				if (h < 0)
+				for (const char *d = w; d < c; d++) {
+					unsigned int h = hexv[(unsigned char)*d];
+
+					all &= h;
+					v = v << 4 | (h & 0xf);
+				}
+				if (!all)
 					return -EINVAL;
-				v = v << 4 | (uint32_t)h;
 			}
 			if (v) {
 				if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
@@ -496,6 +566,32 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 		c = wq_cpuset_next(s, (unsigned int)e + 1);
 	}
 	return buf;
+}
+
+const char *wq_cpuset_list_memo(struct wq_cpuset_memo *m, const struct wq_cpuset *s)
+{
+	char *text;
+
+	if (m->text && wq_cpuset_equal(m->set, s))
+		return m->text;
+	if (!m->set && !(m->set = wq_cpuset_new()))
+		return NULL;
+	free(m->text);
+	m->text = NULL;
+	text = wq_cpuset_format_list(s);
+	if (!text || wq_cpuset_copy(m->set, s) < 0) {
+		free(text);
+		return NULL;
+	}
+	return m->text = text;
+}
+
+void wq_cpuset_memo_clear(struct wq_cpuset_memo *m)
+{
+	wq_cpuset_free(m->set);
+	free(m->text);
+	m->set = NULL;
+	m->text = NULL;
 }
 
 char *wq_cpuset_format_hex(const struct wq_cpuset *s, unsigned int nr_cpu_ids)

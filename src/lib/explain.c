@@ -158,6 +158,9 @@ struct wq_model {
 
 struct wq_model_cache {
 	struct wq_model *b[MODEL_BUCKETS];
+	struct wq_model *last; /* found last: workqueues in name order share keys in runs */
+	struct wq_cpuset *hashed; /* the requested mask hashed last, and its hash */
+	uint64_t hashed_h;
 };
 
 /* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
@@ -278,24 +281,35 @@ struct c_ctx {
 	struct wq_explain *ex;
 	struct wq_cpuset *eo, *p;
 	long total;
+	int e_idx; /* the counter of P = E, once found; -1 before */
 };
 
 /* The index in ex->counters of the counter a CPU of pod (-1: of no pod) charges, added if new; -ENOMEM. */
-static int pod_charge(const struct c_ctx *cc, int pod)
+static int pod_charge(struct c_ctx *cc, int pod)
 {
 	struct wq_explain *ex = cc->ex;
 	struct wq_topo *t = cc->t;
 	long m = ex->max_active, mn = ex->min_active;
 	struct wq_counter *c;
+	bool is_e;
 	int counter;
 
-	/* P(c) = pod(c) & E if it holds an online CPU, else E (wq_calc_pod_cpumask). */
-	wq_cpuset_zero(cc->p);
-	if (pod >= 0 && wq_cpuset_copy(cc->p, cc->pods->pod[pod].cpus) < 0)
-		return -ENOMEM;
-	wq_cpuset_and(cc->p, ex->effective);
-	if (!wq_cpuset_intersects(cc->p, t->online) && wq_cpuset_copy(cc->p, ex->effective) < 0)
-		return -ENOMEM;
+	/*
+	 * P(c) = pod(c) & E if it holds an online CPU, else E
+	 * (wq_calc_pod_cpumask). A mask of one node makes every other node's
+	 * pods E: their counter is found once, not once a pod.
+	 */
+	is_e = pod < 0 || !wq_cpuset_intersects(cc->pods->pod[pod].cpus, cc->eo);
+	if (is_e && cc->e_idx >= 0)
+		return cc->e_idx;
+	if (is_e) {
+		if (wq_cpuset_copy(cc->p, ex->effective) < 0)
+			return -ENOMEM;
+	} else {
+		if (wq_cpuset_copy(cc->p, cc->pods->pod[pod].cpus) < 0)
+			return -ENOMEM;
+		wq_cpuset_and(cc->p, ex->effective);
+	}
 	counter = pod_counter(t, cc->p);
 	c = find_counter(ex, counter);
 	if (!c) {
@@ -315,6 +329,8 @@ static int pod_charge(const struct c_ctx *cc, int pod)
 		if (!c)
 			return -ENOMEM;
 	}
+	if (is_e)
+		cc->e_idx = (int)(c - ex->counters);
 	return (int)(c - ex->counters);
 }
 
@@ -325,7 +341,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
 	_cleanup_free_ int *pod_idx = NULL;
 	int scope = wq_scope_from_name(ex->scope), nopod_idx = -1;
-	struct c_ctx cc = {.t = t, .ex = ex, .eo = eo, .p = p};
+	struct c_ctx cc = {.t = t, .ex = ex, .eo = eo, .p = p, .e_idx = -1};
 
 	if (!eo || !p || !rest)
 		return -ENOMEM;
@@ -521,7 +537,22 @@ sum:
 	return 0;
 }
 
-static uint64_t key_hash(const struct model_key *k)
+/* The hash of a requested mask: most keys that miss the last model still share its mask. */
+static uint64_t req_hash(struct wq_model_cache *mc, const struct wq_cpuset *req)
+{
+	const uint64_t seed = UINT64_C(0xcbf29ce484222325);
+
+	if (mc->hashed && wq_cpuset_equal(mc->hashed, req))
+		return mc->hashed_h;
+	mc->hashed_h = wq_cpuset_hash(req, seed);
+	if ((mc->hashed || (mc->hashed = wq_cpuset_new())) && wq_cpuset_copy(mc->hashed, req) < 0) {
+		wq_cpuset_free(mc->hashed);
+		mc->hashed = NULL;
+	}
+	return mc->hashed_h;
+}
+
+static uint64_t key_hash(struct wq_model_cache *mc, const struct model_key *k)
 {
 	const int v[] = {k->unbound, k->ordered, k->max_active, k->min_active, k->min_lowered, k->numa, k->strict};
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -532,7 +563,7 @@ static uint64_t key_hash(const struct model_key *k)
 		h = (h ^ (unsigned char)*c) * UINT64_C(0x100000001b3);
 	h = (h ^ !!k->req) * UINT64_C(0x100000001b3);
 	if (k->req)
-		h = wq_cpuset_hash(k->req, h);
+		h = (h ^ req_hash(mc, k->req)) * UINT64_C(0x100000001b3);
 	h = (h ^ !!k->from) * UINT64_C(0x100000001b3);
 	if (k->from)
 		h = wq_cpuset_hash(k->from, h);
@@ -594,6 +625,7 @@ void wq_explain_forget(struct wq_ctx *ctx)
 			ctx->models->b[i] = m->next;
 			model_free(m);
 		}
+	wq_cpuset_free(ctx->models->hashed);
 	free(ctx->models);
 	ctx->models = NULL;
 }
@@ -602,17 +634,21 @@ void wq_explain_forget(struct wq_ctx *ctx)
 static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k,
 					const struct wq_explain *pre, int *err)
 {
-	uint64_t h = key_hash(k);
 	struct wq_model *m, **b;
+	uint64_t h;
 
 	if (!ctx->models && !(ctx->models = calloc(1, sizeof(*ctx->models)))) {
 		*err = -ENOMEM;
 		return NULL;
 	}
+	/* a compare of the masks costs less than their hash (128 words at 8,192 CPUs) */
+	if (ctx->models->last && key_eq(&ctx->models->last->k, k))
+		return ctx->models->last;
+	h = key_hash(ctx->models, k);
 	b = &ctx->models->b[h % MODEL_BUCKETS];
 	for (m = *b; m; m = m->next)
 		if (m->hash == h && key_eq(&m->k, k))
-			return m;
+			return ctx->models->last = m;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		*err = -ENOMEM;
@@ -630,7 +666,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	}
 	m->next = *b;
 	*b = m;
-	return m;
+	return ctx->models->last = m;
 }
 
 /* The cached model of a workqueue (NULL, *err 0: none, ex says why), without copying it. */

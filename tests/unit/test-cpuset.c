@@ -311,6 +311,29 @@ int main(void)
 	bad_hex("1,,1", -EINVAL);
 	bad_hex("x23456789,0", -EINVAL); /* a bad digit is found before the ninth digit counts */
 	bad_hex("12345678g", -EINVAL);
+	/*
+	 * Eight digits are read as one word: every digit and letter in every
+	 * place of the word, each byte next to a digit or letter refused in
+	 * each place, and chunks that hold commas inside the last eight bytes.
+	 */
+	/* by hand: F=1111 E=1110 D=1101 C=1100 B=1011 A=1010 9=1001 8=1000, the low digit first */
+	hex_in("0123cdef,89ABCDEF", "0-3,5-8,10-11,14-17,19,21,23-24,27,31-35,37-40,42-43,46-49,53,56");
+	hex_in("FEDCBA98,76543210", "4,9,12-13,18,20,22,25-26,28-30,35-36,39,41,43-45,47,50-52,54-55,57-63");
+	hex_in("f,ff,fff", "0-11,32-39,64-67");
+	hex_in("ff,0000000f", "0-3,32-39");
+	for (int place = 0; place < 8; place++) {
+		static const char bad[] = {'/', ':', '@', 'G', '`', 'g', (char)0x80, (char)0xb0, (char)0xe6};
+
+		for (size_t b = 0; b < sizeof(bad); b++) {
+			struct wq_cpuset *s = wq_cpuset_new();
+			char in[32] = "1,00000000";
+
+			in[2 + place] = bad[b];
+			ok(wq_cpuset_parse_hex(s, in) == -EINVAL, "hex '1,0..0' with byte 0x%02x at digit %d refused",
+			   (unsigned char)bad[b], place);
+			wq_cpuset_free(s);
+		}
+	}
 	{
 		/* CPU 8191 is the last one a set holds; 8192 is out of range (WQ_CPUSET_MAX_CPUS) */
 		char top[2400], over[2410];
