@@ -392,6 +392,18 @@ static bool hex8(const char *p, uint32_t *out)
 	return true;
 }
 
+/* 32 bits v at bit (a multiple of 32); -ERANGE if a set one is past the last CPU. */
+static int put_word(struct wq_cpuset *s, unsigned int bit, uint32_t v)
+{
+	if (!v)
+		return 0;
+	if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
+		return -ERANGE;
+	s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
+	wq_cpuset_span(s, (unsigned int)(bit / BPL));
+	return 0;
+}
+
 /* The commas in [p, end), eight bytes at a time: a byte is a comma iff its xor with ',' is zero. */
 static size_t count_commas(const char *p, const char *end)
 {
@@ -448,15 +460,20 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	 * a word never straddles two longs.
 	 */
 	for (const char *p = end;;) {
-		const char *q = p;
-		uint32_t v8 = 0;
-		bool have8 = false;
+		const char *q;
+		uint32_t v;
 
-		/* the kernel's chunks are eight digits: one test finds the comma before them */
-		if (grouped && p - start >= 8 && (p - 8 == start || p[-9] == ',') && hex8(p - 8, &v8)) {
-			q = p - 8;
-			have8 = true;
+		/* the kernel's chunks: eight digits after a comma, a word each */
+		while (grouped && p - start >= 9 && p[-9] == ',' && hex8(p - 8, &v)) {
+			r = put_word(s, bit, v);
+			if (r < 0)
+				return r;
+			bit += 32;
+			if (bit >= WQ_CPUSET_MAX_CPUS + 32)
+				return -ERANGE;
+			p -= 9;
 		}
+		q = p;
 		while (q > start && q[-1] != ',')
 			q--;
 		if (q == p)
@@ -464,17 +481,14 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 		/* [q, p) is this chunk; its last eight digits first */
 		for (const char *c = p; c > q;) {
 			const char *w = (size_t)(c - q) > 8 ? c - 8 : q;
-			uint32_t v = 0;
 
 			if (grouped && c != p)
 				return hexval((unsigned char)c[-1]) < 0 ? -EINVAL : -ERANGE; /* the kernel: EOVERFLOW */
-			if (have8) {
-				v = v8;
-				have8 = false;
-			} else if (c - w < 8 || !hex8(w, &v)) {
+			if (c - w < 8 || !hex8(w, &v)) {
 				/* a table look-up a digit, one test a word: bit 4 survives only if all are digits */
 				unsigned int all = 0x10;
 
+				v = 0;
 				for (const char *d = w; d < c; d++) {
 					unsigned int h = hexv[(unsigned char)*d];
 
@@ -484,12 +498,9 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 				if (!all)
 					return -EINVAL;
 			}
-			if (v) {
-				if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
-					return -ERANGE;
-				s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
-				wq_cpuset_span(s, (unsigned int)(bit / BPL));
-			}
+			r = put_word(s, bit, v);
+			if (r < 0)
+				return r;
 			bit += 4 * (unsigned int)(c - w);
 			if (bit >= WQ_CPUSET_MAX_CPUS + 32)
 				return -ERANGE;
