@@ -3,6 +3,7 @@
 #include "explain.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -658,7 +659,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	m->k = *k;
 	m->k.req = m->req = k->req ? wq_cpuset_dup(k->req) : NULL;
 	m->k.from = m->from = k->from ? wq_cpuset_dup(k->from) : NULL;
-	m->ex = *pre;
+	memcpy(&m->ex, pre, offsetof(struct wq_explain, notes)); /* pre has no notes */
 	*err = (k->req && !m->req) || (k->from && !m->from) ? -ENOMEM : model(ctx, t, &m->k, &m->ex);
 	if (*err < 0) {
 		model_free(m);
@@ -677,7 +678,8 @@ static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *w
 	struct model_key k = {.unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
 
 	*err = 0;
-	memset(ex, 0, sizeof(*ex));
+	/* not the notes (6 KB): nnotes is 0, and a lookup per workqueue would clear them for nothing */
+	memset(ex, 0, offsetof(struct wq_explain, notes));
 	ex->max_inflight = -1;
 	ex->min_active = -1;
 	if (!t) {

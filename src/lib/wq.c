@@ -4,12 +4,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "macro.h"
 
@@ -98,6 +100,27 @@ void wq_names_free(char **names, size_t n)
 	free(names);
 }
 
+/*
+ * wq_exists() for an entry of the listing. A directory's max_active is
+ * looked up from the listing's descriptor (two names to walk, not six from
+ * the root, and no descriptor to close): a symlink there, or an entry that
+ * is not a plain directory, takes wq_exists() and its confined walk.
+ */
+static bool listed_wq(struct wq_ctx *ctx, DIR *d, const struct dirent *de)
+{
+	char rel[WQ_NAME_MAX + sizeof("/max_active")];
+	struct stat st;
+
+	if (de->d_type != DT_DIR)
+		return wq_exists(ctx, de->d_name);
+	if (!wq_name_is_valid(de->d_name))
+		return false;
+	str_put(rel, str_put(rel, 0, sizeof(rel), de->d_name), sizeof(rel), "/max_active");
+	if (fstatat(dirfd(d), rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return !S_ISLNK(st.st_mode) || wq_exists(ctx, de->d_name);
+	return errno != ENOENT && errno != ENOTDIR;
+}
+
 static int list(struct wq_ctx *ctx, char ***names, size_t *n, bool probe)
 {
 	_cleanup_closedir_ DIR *d = wq_root_opendir(ctx->root, WQ_P_WQ);
@@ -114,7 +137,7 @@ static int list(struct wq_ctx *ctx, char ***names, size_t *n, bool probe)
 
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_LNK && de->d_type != DT_UNKNOWN))
 			continue;
-		if (probe ? !wq_exists(ctx, de->d_name) : !wq_name_is_valid(de->d_name))
+		if (probe ? !listed_wq(ctx, d, de) : !wq_name_is_valid(de->d_name))
 			continue;
 		nv = realloc(v, sizeof(*v) * (cnt + 1));
 		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
