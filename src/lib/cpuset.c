@@ -369,7 +369,7 @@ static int hexval(int c)
  * every byte below 0x80 and its top bit set before a subtraction, no borrow
  * crosses a byte, so each range test is exact.
  */
-static bool hex8(const char *p, uint32_t *out)
+static inline __attribute__((always_inline)) bool hex8(const char *p, uint32_t *out)
 {
 	const uint64_t lo = UINT64_C(0x0101010101010101), top = lo * 0x80;
 	uint64_t x, y, digit, letter, n;
@@ -392,35 +392,18 @@ static bool hex8(const char *p, uint32_t *out)
 	return true;
 }
 
-/* 32 bits v at bit (a multiple of 32); -ERANGE if a set one is past the last CPU. */
-static int put_word(struct wq_cpuset *s, unsigned int bit, uint32_t v)
+/* 32 bits v at bit (a multiple of 32), growing s; -ERANGE if a set one is past the last CPU, or -ENOMEM. */
+static inline __attribute__((always_inline)) int put_word(struct wq_cpuset *s, unsigned int bit, uint32_t v)
 {
 	if (!v)
 		return 0;
 	if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
 		return -ERANGE;
+	if (bit + 32 > s->nbits && grow(s, bit + 32) < 0)
+		return -ENOMEM;
 	s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
 	wq_cpuset_span(s, (unsigned int)(bit / BPL));
 	return 0;
-}
-
-/* The commas in [p, end), eight bytes at a time: a byte is a comma iff its xor with ',' is zero. */
-static size_t count_commas(const char *p, const char *end)
-{
-	const uint64_t lo = UINT64_C(0x0101010101010101), low7 = lo * 0x7f;
-	size_t n = 0;
-
-	for (; end - p >= 8; p += 8) {
-		uint64_t x;
-
-		memcpy(&x, p, sizeof(x));
-		x ^= lo * ',';
-		/* the top bit of each byte that is zero, exactly (no carry leaves a byte) */
-		n += popcount_word(~(((x & low7) + low7) | x | low7));
-	}
-	for (; p < end; p++)
-		n += *p == ',';
-	return n;
 }
 
 int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
@@ -439,15 +422,13 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	if (end == start)
 		return -EINVAL;
 	/*
-	 * Room for every digit at once, not a grow() per digit: 32 bits a
-	 * chunk, or 4 a digit without commas; a digit past it is refused below.
+	 * Room for every digit at once, not a grow() per digit: 4 bits a digit
+	 * without commas; with them, 32 bits for every nine characters (the
+	 * kernel's chunks), and put_word() grows the set for shorter chunks.
 	 */
 	{
-		size_t need = (size_t)(end - start) * 4;
+		size_t len = (size_t)(end - start), need = grouped ? (len + 8) / 9 * 32 : len * 4;
 
-		if (grouped) {
-			need = 32 * (count_commas(start, end) + 1);
-		}
 		r = grow(s, need < WQ_CPUSET_MAX_CPUS ? (unsigned int)need : WQ_CPUSET_MAX_CPUS);
 		if (r < 0)
 			return r;

@@ -358,7 +358,12 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	cc.total = wq_cpuset_count(eo);
 
 	if (cc.pods->nr <= 256) {
-		/* few pods (cache, numa, system): a pod at a time, its CPUs in words */
+		/*
+		 * few pods (cache, numa, system): a pod at a time, its CPUs in
+		 * words. A pod without an online CPU of E charges the counter of
+		 * P = E, as CPUs of no pod do: its CPUs stay in rest, charged with
+		 * them below (a one-node mask on 32 nodes visits one pod, not 32).
+		 */
 		_cleanup_cpuset_ struct wq_cpuset *q = wq_cpuset_new();
 
 		if (!q)
@@ -366,7 +371,8 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 		for (int i = 0; i < cc.pods->nr; i++) {
 			int idx;
 
-			if (!wq_cpuset_intersects(cc.pods->pod[i].cpus, issuing))
+			if (!wq_cpuset_intersects(cc.pods->pod[i].cpus, eo) ||
+			    !wq_cpuset_intersects(cc.pods->pod[i].cpus, issuing))
 				continue;
 			if ((idx = pod_charge(&cc, i)) < 0 || wq_cpuset_copy(q, cc.pods->pod[i].cpus) < 0)
 				return -ENOMEM;
