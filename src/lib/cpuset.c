@@ -28,10 +28,20 @@ struct wq_cpuset *wq_cpuset_new(void)
 	return calloc(1, sizeof(struct wq_cpuset));
 }
 
+struct wq_cpuset *wq_cpuset_ref(struct wq_cpuset *s)
+{
+	s->refs++;
+	return s;
+}
+
 void wq_cpuset_free(struct wq_cpuset *s)
 {
 	if (!s)
 		return;
+	if (s->refs) {
+		s->refs--;
+		return;
+	}
 	free(s->bits);
 	free(s);
 }

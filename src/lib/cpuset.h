@@ -22,11 +22,19 @@
 struct wq_cpuset {
 	unsigned int nbits; /* capacity in bits */
 	unsigned int lo, hi; /* the words that may hold CPUs */
+	unsigned int refs; /* holders besides the first (wq_cpuset_ref) */
 	unsigned long *bits;
 };
 
 struct wq_cpuset *wq_cpuset_new(void);
 struct wq_cpuset *wq_cpuset_dup(const struct wq_cpuset *s);
+/*
+ * Another holder of s, which each holder frees: a set read from sysfs and
+ * shared by the workqueues that have the same mask. A shared set is not
+ * changed by any holder.
+ */
+struct wq_cpuset *wq_cpuset_ref(struct wq_cpuset *s);
+/* Drop a holder of s; the last one frees it. */
 void wq_cpuset_free(struct wq_cpuset *s);
 void wq_cpuset_freep(struct wq_cpuset **s);
 #define _cleanup_cpuset_ __attribute__((cleanup(wq_cpuset_freep)))

@@ -269,26 +269,31 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 
 /*
  * Most workqueues share one mask: the text seen last and its set are kept,
- * and the same text again is a copy, not a parse of 2,300 digits (8,192 CPUs).
+ * and the same text again is that set, shared (wq_cpuset_ref), not a parse
+ * of 2,300 digits (8,192 CPUs) into a set of its own.
  */
-static int parse_mask(struct wq_ctx *ctx, const char *raw, struct wq_cpuset *out)
+static int parse_mask(struct wq_ctx *ctx, const char *raw, struct wq_cpuset **out)
 {
+	struct wq_cpuset *s;
 	char *keep;
 	int r;
 
-	if (ctx->last_mask_raw && streq(ctx->last_mask_raw, raw))
-		return wq_cpuset_copy(out, ctx->last_mask);
-	r = wq_cpuset_parse_hex(out, raw);
+	if (ctx->last_mask_raw && streq(ctx->last_mask_raw, raw)) {
+		*out = wq_cpuset_ref(ctx->last_mask);
+		return 0;
+	}
+	*out = s = wq_cpuset_new();
+	if (!s)
+		return -ENOMEM;
+	r = wq_cpuset_parse_hex(s, raw);
 	if (r < 0)
 		return r;
-	if (!ctx->last_mask && !(ctx->last_mask = wq_cpuset_new()))
-		return 0;
 	keep = strdup(raw);
-	if (keep && wq_cpuset_copy(ctx->last_mask, out) == 0) {
+	if (keep) {
 		free(ctx->last_mask_raw);
 		ctx->last_mask_raw = keep;
-	} else {
-		free(keep);
+		wq_cpuset_free(ctx->last_mask);
+		ctx->last_mask = wq_cpuset_ref(s);
 	}
 	return 0;
 }
@@ -341,10 +346,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		case WQ_A_NICE: r = parse_int_range(raw, -20, 19, &info->nice); break;
 		case WQ_A_AFFINITY_STRICT: r = parse_int_range(raw, 0, 1, &info->strict); break;
 		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
-		case WQ_A_CPUMASK:
-			info->cpumask = wq_cpuset_new();
-			r = info->cpumask ? parse_mask(ctx, raw, info->cpumask) : -ENOMEM;
-			break;
+		case WQ_A_CPUMASK: r = parse_mask(ctx, raw, &info->cpumask); break;
 		case WQ_A_AFFINITY_SCOPE:
 			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
 			if (r == 0 && !info->scope_eff[0])

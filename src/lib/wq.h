@@ -54,7 +54,7 @@ struct wq_info {
 	unsigned int has; /* 1 << attr for each attribute file present */
 	unsigned int bad; /* 1 << attr for each present but unreadable/malformed */
 	int max_active;
-	struct wq_cpuset *cpumask;
+	struct wq_cpuset *cpumask; /* may be shared with other workqueues of the same mask: read only */
 	char scope[32]; /* configured scope; "default" when following the default */
 	char scope_eff[32]; /* effective scope name */
 	int strict, nice, numa;

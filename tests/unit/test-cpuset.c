@@ -349,6 +349,19 @@ int main(void)
 		hex_in(over, "8191"); /* a zero chunk past the end passes: set bits are what is checked */
 	}
 
+	{
+		/* a shared set: each holder frees it, and it lives until the last one does (ASan: no leak, no use after free) */
+		struct wq_cpuset *a = wq_cpuset_new(), *b;
+
+		wq_cpuset_set(a, 5);
+		b = wq_cpuset_ref(wq_cpuset_ref(a));
+		ok(b == a, "a reference is the same set");
+		wq_cpuset_free(a);
+		wq_cpuset_free(a);
+		ok(wq_cpuset_test(b, 5) && wq_cpuset_count(b) == 1, "a shared set outlives two of its three holders");
+		wq_cpuset_free(b);
+	}
+
 	/* set algebra */
 	{
 		struct wq_cpuset *a = wq_cpuset_new(), *b = wq_cpuset_new();
