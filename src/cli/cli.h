@@ -91,6 +91,7 @@ struct out {
 	size_t ncols;
 	int map[64]; /* visible column -> colinfo index */
 	size_t nmap;
+	bool encode; /* a cell holds a byte libsmartcols would encode */
 };
 
 /*

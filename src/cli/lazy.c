@@ -29,6 +29,7 @@ static bool load_scols(struct cli_libscols *l)
 	SYM(h, *l, scols_table_new_line);
 	SYM(h, *l, scols_table_new_column);
 	SYM(h, *l, scols_table_enable_raw);
+	SYM(h, *l, scols_table_enable_noencoding);
 	SYM(h, *l, scols_table_enable_noheadings);
 	SYM(h, *l, scols_table_enable_json);
 	SYM(h, *l, scols_table_enable_export);

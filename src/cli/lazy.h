@@ -20,6 +20,7 @@ struct cli_libscols {
 	WQ_LFN(scols_table_new_line);
 	WQ_LFN(scols_table_new_column);
 	WQ_LFN(scols_table_enable_raw);
+	WQ_LFN(scols_table_enable_noencoding);
 	WQ_LFN(scols_table_enable_noheadings);
 	WQ_LFN(scols_table_enable_json);
 	WQ_LFN(scols_table_enable_export);
@@ -67,6 +68,7 @@ const struct cli_libjson *cli_json(void);
 #define scols_table_new_line(...) cli_scols()->scols_table_new_line(__VA_ARGS__)
 #define scols_table_new_column(...) cli_scols()->scols_table_new_column(__VA_ARGS__)
 #define scols_table_enable_raw(...) cli_scols()->scols_table_enable_raw(__VA_ARGS__)
+#define scols_table_enable_noencoding(...) cli_scols()->scols_table_enable_noencoding(__VA_ARGS__)
 #define scols_table_enable_noheadings(...) cli_scols()->scols_table_enable_noheadings(__VA_ARGS__)
 #define scols_table_enable_json(...) cli_scols()->scols_table_enable_json(__VA_ARGS__)
 #define scols_table_enable_export(...) cli_scols()->scols_table_enable_export(__VA_ARGS__)

@@ -139,6 +139,18 @@ bool out_has(const struct out *o, int id)
 	return false;
 }
 
+/*
+ * Printable ASCII without "\x": what libsmartcols's encoding (control and
+ * non-printable bytes, and a backslash before 'x', as \xHH) leaves as it is.
+ */
+static bool plain_text(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e || (*p == '\\' && p[1] == 'x'))
+			return false;
+	return true;
+}
+
 void out_set(struct out *o, struct libscols_line *ln, int id, const char *value)
 {
 	for (size_t i = 0; i < o->nmap; i++) {
@@ -147,6 +159,8 @@ void out_set(struct out *o, struct libscols_line *ln, int id, const char *value)
 		/* Unknown values: "-" for people, null in JSON, empty in KEY="value" pairs. */
 		if (!value && o->cli->json)
 			continue;
+		if (value && !o->encode && !plain_text(value))
+			o->encode = true;
 		scols_line_set_data(ln, i, value ? value : o->cli->pairs ? "" : "-");
 	}
 }
@@ -181,6 +195,11 @@ void out_setf(struct out *o, struct libscols_line *ln, int id, const char *fmt, 
 
 int out_print(struct out *o)
 {
+	/*
+	 * Cells of plain text print the same either way: libsmartcols then
+	 * skips a pass over every character (mbrtowc each, in any locale).
+	 */
+	scols_table_enable_noencoding(o->tb, !o->encode);
 	return scols_print_table(o->tb) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 

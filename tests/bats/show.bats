@@ -214,3 +214,20 @@ kcryptd_io-253:0-1"
 	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,STRICT,SCOPE kcryptd_io-253:0-1 writeback | tr -d ' \n'"
 	assert_output '{"workqueues":[{"name":"kcryptd_io-253:0-1","strict":null,"scope":null,"scope_default":null},{"name":"writeback","strict":false,"scope":"cache","scope_default":true}]}'
 }
+
+@test "show prints plain names as they are, and encodes a backslash before x as libsmartcols does" {
+	# a name is printable ASCII (wq_name_is_valid), but may hold '\x': libsmartcols writes that
+	# backslash as \x5c so that its own \xHH escapes stay unambiguous; the plain-text fast path
+	# (no encoding pass) must not print it raw
+	cp -a "$(WQDIR)/writeback" "$(WQDIR)/odd\\x41"
+	run wq show -o NAME
+	assert_success
+	assert_line 'odd\x5cx41'
+	refute_output --partial 'odd\x41'
+	assert_line 'writeback'
+	# without such a name nothing is encoded: the table is the kernel's names, byte for byte
+	rm -rf "$(WQDIR)/odd\\x41"
+	run wq show -o NAME -n
+	assert_success
+	assert_output "$(cd "$(WQDIR)" && for d in */; do [ -e "$d/max_active" ] && echo "${d%/}"; done | LC_ALL=C sort)"
+}
