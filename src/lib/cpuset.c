@@ -34,6 +34,12 @@ struct wq_cpuset *wq_cpuset_ref(struct wq_cpuset *s)
 	return s;
 }
 
+struct wq_cpuset *wq_cpuset_hold(const struct wq_cpuset *s)
+{
+	/* a shared set is read only for all its holders: one more holder changes only the count */
+	return s->refs ? wq_cpuset_ref((struct wq_cpuset *)s) : wq_cpuset_dup(s);
+}
+
 void wq_cpuset_free(struct wq_cpuset *s)
 {
 	if (!s)
@@ -191,6 +197,8 @@ static unsigned long word(const struct wq_cpuset *s, size_t i)
 
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
+	if (a == b)
+		return true;
 	if (a->lo == b->lo && a->hi == b->hi)
 		return a->hi == a->lo ||
 		       !memcmp(a->bits + a->lo, b->bits + a->lo, (a->hi - a->lo) * sizeof(unsigned long));
@@ -572,20 +580,13 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 
 const char *wq_cpuset_list_memo(struct wq_cpuset_memo *m, const struct wq_cpuset *s)
 {
-	char *text;
-
 	if (m->text && wq_cpuset_equal(m->set, s))
 		return m->text;
-	if (!m->set && !(m->set = wq_cpuset_new()))
-		return NULL;
-	free(m->text);
-	m->text = NULL;
-	text = wq_cpuset_format_list(s);
-	if (!text || wq_cpuset_copy(m->set, s) < 0) {
-		free(text);
-		return NULL;
-	}
-	return m->text = text;
+	wq_cpuset_memo_clear(m);
+	m->text = wq_cpuset_format_list(s);
+	if (m->text && !(m->set = wq_cpuset_hold(s)))
+		wq_cpuset_memo_clear(m);
+	return m->text;
 }
 
 void wq_cpuset_memo_clear(struct wq_cpuset_memo *m)

@@ -34,6 +34,8 @@ struct wq_cpuset *wq_cpuset_dup(const struct wq_cpuset *s);
  * changed by any holder.
  */
 struct wq_cpuset *wq_cpuset_ref(struct wq_cpuset *s);
+/* A set equal to s for the caller to free: s itself when it is shared (so read only), else a copy. */
+struct wq_cpuset *wq_cpuset_hold(const struct wq_cpuset *s);
 /* Drop a holder of s; the last one frees it. */
 void wq_cpuset_free(struct wq_cpuset *s);
 void wq_cpuset_freep(struct wq_cpuset **s);

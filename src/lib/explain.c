@@ -552,10 +552,8 @@ static uint64_t req_hash(struct wq_model_cache *mc, const struct wq_cpuset *req)
 	if (mc->hashed && wq_cpuset_equal(mc->hashed, req))
 		return mc->hashed_h;
 	mc->hashed_h = wq_cpuset_hash(req, seed);
-	if ((mc->hashed || (mc->hashed = wq_cpuset_new())) && wq_cpuset_copy(mc->hashed, req) < 0) {
-		wq_cpuset_free(mc->hashed);
-		mc->hashed = NULL;
-	}
+	wq_cpuset_free(mc->hashed);
+	mc->hashed = wq_cpuset_hold(req); /* NULL: the next key hashes its mask again */
 	return mc->hashed_h;
 }
 
@@ -666,7 +664,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	}
 	m->hash = h;
 	m->k = *k;
-	m->k.req = m->req = k->req ? wq_cpuset_dup(k->req) : NULL;
+	m->k.req = m->req = k->req ? wq_cpuset_hold(k->req) : NULL;
 	m->k.from = m->from = k->from ? wq_cpuset_dup(k->from) : NULL;
 	memcpy(&m->ex, pre, offsetof(struct wq_explain, notes)); /* pre has no notes */
 	*err = (k->req && !m->req) || (k->from && !m->from) ? -ENOMEM : model(ctx, t, &m->k, &m->ex);

@@ -359,6 +359,17 @@ int main(void)
 		wq_cpuset_free(a);
 		wq_cpuset_free(a);
 		ok(wq_cpuset_test(b, 5) && wq_cpuset_count(b) == 1, "a shared set outlives two of its three holders");
+		{
+			/* hold: a copy of a set of one holder (which may change it), the set itself once shared */
+			struct wq_cpuset *c = wq_cpuset_hold(b), *d;
+
+			ok(c != b && wq_cpuset_equal(c, b), "holding an unshared set copies it");
+			d = wq_cpuset_hold(wq_cpuset_ref(b));
+			ok(d == b && b->refs == 2, "holding a shared set adds a holder");
+			wq_cpuset_free(d);
+			wq_cpuset_free(b);
+			wq_cpuset_free(c);
+		}
 		wq_cpuset_free(b);
 	}
 
