@@ -39,7 +39,10 @@ profile() { # MAX_ACTIVE_OFFSET
 		printf '[workqueue kcryptd-253:%d-*]\nowner.DM_NAME = luks-vol%d\ncpumask = local\nmax_active = %d\n' "$i" "$i" $((32 + o))
 	done
 	printf '[workqueue kcryptd-*]\nowner.DM_UUID = CRYPT-LUKS2-*\naffinity_scope = numa\n'
-	for ((i = 1; i <= 5; i++)); do printf '[workqueue scale-%d*]\nnice = -%d\n' "$i" "$i"; done
+	# by last digit: a glob on the first digit (scale-1*) matches a share that
+	# grows with the count (111 of 1,000 names, 1,111 of 8,000), which made
+	# the profile's work 9.4x for 8x the workqueues
+	for ((i = 1; i <= 5; i++)); do printf '[workqueue scale-*%d]\nnice = -%d\n' "$i" "$i"; done
 }
 mkdir -p "$tmp/profiles"
 profile 0 >"$tmp/profiles/big-a.conf"
