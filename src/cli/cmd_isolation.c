@@ -69,17 +69,6 @@ static const char *comm_of(struct comms *c, int pid)
 	return c->v[c->n - 1].comm[0] ? c->v[c->n - 1].comm : NULL;
 }
 
-/* A kernel thread has an empty command line; a task that is gone says nothing. */
-static bool is_user_task(struct wq_ctx *ctx, int pid)
-{
-	char rel[64], buf[8];
-
-	if (pid <= 0)
-		return false;
-	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
-	return wq_root_read_buf(ctx->root, rel, buf, sizeof(buf)) > 0;
-}
-
 static enum wq_worker_kind kind_cb(int pid, void *data)
 {
 	const char *comm = comm_of(data, pid);
@@ -198,7 +187,7 @@ static void judge(struct cli *cli, struct comms *cm, const struct wq_trace *t, c
 		j->movable = true;
 	} else if (r->kind == WQ_WORKER_PERCPU || (in_sysfs && !wi.unbound)) {
 		if (r->count && r->from_here == r->count && queuer && wq_worker_kind(queuer, &cpu) == WQ_WORKER_OTHER &&
-		    is_user_task(cli->ctx, r->queuer_pid)) {
+		    wq_task_is_user(cli->ctx, r->queuer_pid)) {
 			j->v = V_APP;
 			snprintf(
 			    j->fix, sizeof(j->fix),

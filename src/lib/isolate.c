@@ -99,6 +99,19 @@ int wq_boot_isolation_read(struct wq_ctx *ctx, struct wq_boot_isolation *b, char
 	return wq_boot_isolation_parse(cmdline, b, why, whysz);
 }
 
+bool wq_task_is_user(struct wq_ctx *ctx, int pid)
+{
+	char rel[64], buf[8];
+	int r;
+
+	if (pid <= 0)
+		return false;
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
+	/* its arguments end in NULs, and may not fit: a command line all the same */
+	r = wq_root_read_buf(ctx->root, rel, buf, sizeof(buf));
+	return r > 0 || r == -WQ_ENUL || r == -EOVERFLOW;
+}
+
 void wq_boot_isolation_clear(struct wq_boot_isolation *b)
 {
 	wq_cpuset_free(b->domain);

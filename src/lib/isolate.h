@@ -33,6 +33,11 @@ int wq_boot_isolation_parse(const char *cmdline, struct wq_boot_isolation *b, ch
 /* The same from the root's proc/cmdline. */
 int wq_boot_isolation_read(struct wq_ctx *ctx, struct wq_boot_isolation *b, char *why, size_t whysz);
 void wq_boot_isolation_clear(struct wq_boot_isolation *b);
+/*
+ * True for a user task: a non-empty proc/PID/cmdline (NUL-separated
+ * arguments). A kernel thread's is empty; a task that is gone has none.
+ */
+bool wq_task_is_user(struct wq_ctx *ctx, int pid);
 
 /* What a worker's name says about its pool (kworker/uN:M, kworker/N:M[H]). */
 enum wq_worker_kind { WQ_WORKER_OTHER, WQ_WORKER_UNBOUND, WQ_WORKER_PERCPU };

@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "lib/ctx.h"
 #include "lib/isolate.h"
 #include "lib/monitor.h"
 #include "tap.h"
@@ -126,10 +129,65 @@ grouping(void)
 	wq_cpuset_free(iso);
 }
 
+static void put(const char *dir, const char *rel, const char *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f || fwrite(data, 1, len, f) != len) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+}
+
+/* proc/PID/cmdline as the kernel writes it: each argument ends in a NUL. */
+static void user_tasks(void)
+{
+	char dir[] = "/tmp/test-isolate.XXXXXX", path[600];
+	static const char *const pids[] = {"100", "101", "102", "103"};
+	struct wq_ctx *ctx = NULL;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0755);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%s", dir, pids[i]);
+		mkdir(path, 0755);
+	}
+	put(dir, "proc/100/cmdline", "sh\0", 3);
+	put(dir, "proc/101/cmdline", "", 0);
+	put(dir, "proc/102/cmdline", "/usr/bin/fio\0--name=a\0", 22);
+	put(dir, "proc/103/cmdline", "ls", 2);
+	ok(wq_ctx_new(dir, "6.18.0", &ctx) == 0, "a context on the tree");
+	ok(ctx && wq_task_is_user(ctx, 100), "\"sh\\0\": a user task (the NUL ends its argument)");
+	ok(ctx && !wq_task_is_user(ctx, 101), "an empty command line: a kernel thread");
+	ok(ctx && wq_task_is_user(ctx, 102), "a command line longer than the read: a user task");
+	ok(ctx && wq_task_is_user(ctx, 103), "one without a NUL (after prctl PR_SET_MM): a user task");
+	ok(ctx && !wq_task_is_user(ctx, 104), "a task that is gone: not one");
+	ok(ctx && !wq_task_is_user(ctx, 0), "pid 0: not one");
+	wq_ctx_free(ctx);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%s/cmdline", dir, pids[i]);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/proc/%s", dir, pids[i]);
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	cmdline();
 	workers();
 	grouping();
+	user_tasks();
 	return tap_done();
 }
