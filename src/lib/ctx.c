@@ -10,6 +10,7 @@
 
 #include "explain.h"
 #include "macro.h"
+#include "wq.h"
 
 int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out)
 {
@@ -57,8 +58,7 @@ void wq_ctx_free(struct wq_ctx *ctx)
 	wq_topo_free(ctx->topo);
 	wq_cpuset_free(ctx->root_mask);
 	wq_explain_forget(ctx);
-	free(ctx->last_mask_raw);
-	wq_cpuset_free(ctx->last_mask);
+	wq_mask_memo_free(ctx);
 	free(ctx->minact);
 	wq_root_free(ctx->root);
 	free(ctx);

@@ -50,6 +50,8 @@ int wq_root_open(const struct wq_root *root, const char *rel, int flags);
 int wq_root_read(const struct wq_root *root, const char *rel, char **out);
 /* Read a file into buf (NUL-terminated, trailing newline stripped). len or -errno. */
 int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, size_t size);
+/* The same, but a NUL byte is left for the caller to look for (the length tells). */
+int wq_root_read_bytes(const struct wq_root *root, const char *rel, char *buf, size_t size);
 /*
  * Write value with one write() (O_WRONLY|O_TRUNC|O_NOFOLLOW), checking
  * write() and close(). Returns 0 or -errno.

@@ -330,7 +330,6 @@ static void pods_free(struct wq_pods *p)
 	for (int i = 0; i < p->nr; i++)
 		wq_cpuset_free(p->pod[i].cpus);
 	free(p->pod);
-	free(p->cpu_pod);
 	p->pod = NULL;
 	p->cpu_pod = NULL;
 	p->nr = 0;
@@ -350,6 +349,7 @@ void wq_topo_free(struct wq_topo *t)
 	free(t->cpu_node);
 	for (int i = 0; i < WQ_SCOPE_NR; i++)
 		pods_free(&t->pods[i]);
+	free(t->cpu_pods);
 	free(t);
 }
 
@@ -401,21 +401,17 @@ static void add_leaf(const char *name, void *data)
 		*(unsigned long long *)data |= 1ULL << k;
 }
 
-/* The last-level cache siblings of a CPU: the highest cache level it has. */
-static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *out, char *why, size_t whysz)
+/*
+ * The level of each of leaves (-1: none), or -EAGAIN when the leaves are
+ * another CPU's (!own) and do not fit this one: one of them is missing, or
+ * it has the index past them.
+ */
+static int leaf_levels(const struct wq_root *root, int cpu, unsigned long long leaves, bool own, signed char levels[64],
+		       char *why, size_t whysz)
 {
-	unsigned long long leaves = 0;
-	char path[128];
-
-	wq_cpuset_zero(out);
-	/* The cache leaves this CPU has (one listing, not a probe per possible index). */
-	cpu_path(path, sizeof(path), cpu, -1, "cache");
-	wq_root_each_name(root, path, add_leaf, &leaves);
-	/* The highest level wins; the lowest index among equals. Levels first, then one group read. */
-	signed char levels[64];
+	char path[128], buf[32];
 
 	for (int k = 0; k < 64; k++) {
-		char buf[32];
 		int level, r;
 
 		levels[k] = -1;
@@ -423,6 +419,8 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 			continue;
 		cpu_path(path, sizeof(path), cpu, k, "level");
 		r = wq_root_read_buf(root, path, buf, sizeof(buf));
+		if (r == -ENOENT && !own)
+			return -EAGAIN;
 		if (r == -ENOENT)
 			continue;
 		if (r < 0 || (level = level_of(buf)) < 0) {
@@ -431,10 +429,46 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 		}
 		levels[k] = (signed char)level; /* level_of(): one digit */
 	}
+	if (!own && leaves >> 63 == 0) {
+		cpu_path(path, sizeof(path), cpu, 64 - __builtin_clzll(leaves), "level");
+		if (wq_root_read_buf(root, path, buf, sizeof(buf)) != -ENOENT)
+			return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * The last-level cache siblings of a CPU: the highest cache level it has.
+ * *tmpl holds the leaves of the first CPU, from a listing of its cache
+ * directory (cacheinfo may leave an index out). Every CPU of the machines
+ * seen has the same ones, so another CPU's are read without a listing,
+ * and the index past them is tried: a failed open where a listing costs
+ * four system calls a node. If they do not fit, its own directory is
+ * listed after all.
+ */
+static int llc_siblings(const struct wq_root *root, int cpu, unsigned long long *tmpl, struct wq_cpuset *out, char *why,
+			size_t whysz)
+{
+	signed char levels[64];
+	int r = *tmpl ? leaf_levels(root, cpu, *tmpl, false, levels, why, whysz) : -EAGAIN;
+
+	wq_cpuset_zero(out);
+	if (r == -EAGAIN) {
+		unsigned long long leaves = 0;
+		char path[128];
+
+		cpu_path(path, sizeof(path), cpu, -1, "cache");
+		wq_root_each_name(root, path, add_leaf, &leaves);
+		if (!*tmpl)
+			*tmpl = leaves;
+		r = leaf_levels(root, cpu, leaves, true, levels, why, whysz);
+	}
+	if (r < 0)
+		return r;
 	/* from the highest level down, the first leaf whose CPU list can be read */
 	for (;;) {
 		char list[128], map[128];
-		int k = -1, r;
+		int k = -1;
 
 		for (int i = 0; i < 64; i++)
 			if (levels[i] >= 0 && (k < 0 || levels[i] > levels[k]))
@@ -454,7 +488,7 @@ static int llc_siblings(const struct wq_root *root, int cpu, struct wq_cpuset *o
 }
 
 static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq_scope scope, int cpu,
-		    struct wq_cpuset *g, char *why, size_t whysz)
+		    unsigned long long *leaves, struct wq_cpuset *g, char *why, size_t whysz)
 {
 	char list[128], map[128];
 	const struct wq_node *n;
@@ -474,7 +508,7 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 		return 0;
 	case WQ_SCOPE_CACHE:
 		n = wq_topo_node(t, wq_topo_cpu_node(t, (unsigned int)cpu));
-		r = llc_siblings(root, cpu, g, why, whysz);
+		r = llc_siblings(root, cpu, leaves, g, why, whysz);
 		if (r < 0 && r != -ENOENT)
 			return r;
 		if (r < 0) {
@@ -511,6 +545,7 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 		       struct wq_cpuset *g, char *why, size_t whysz)
 {
 	struct wq_pods *p = &t->pods[s];
+	unsigned long long leaves = 0; /* the cache leaves of the first CPU (llc_siblings) */
 	int r, cpu;
 
 	if ((r = wq_cpuset_copy(todo, t->possible)) < 0)
@@ -519,7 +554,7 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 		struct wq_pod *pod;
 		int first, i;
 
-		if ((r = group_of(root, t, (enum wq_scope)s, cpu, g, why, whysz)) < 0)
+		if ((r = group_of(root, t, (enum wq_scope)s, cpu, &leaves, g, why, whysz)) < 0)
 			return r;
 		wq_cpuset_and(g, t->possible);
 		first = wq_cpuset_next(g, 0);
@@ -570,11 +605,17 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 
 		if ((scope >= 0 && s != scope) || t->pods_done[s])
 			continue;
-		t->pods[s].cpu_pod = malloc(sizeof(int) * t->nr_cpu_ids);
-		if (!t->pods[s].cpu_pod)
+		/*
+		 * The tables of every scope in one block: 192 KB at 8,192 CPUs,
+		 * which glibc maps on its own. Freed as separate 32 KB blocks
+		 * they would join into one large enough to make it sweep every
+		 * small free block first (malloc_consolidate: the thousands a
+		 * table of workqueues leaves at exit).
+		 */
+		if (!t->cpu_pods && !(t->cpu_pods = malloc(sizeof(int) * WQ_SCOPE_NR * t->nr_cpu_ids)))
 			return -ENOMEM;
-		for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
-			t->pods[s].cpu_pod[i] = -1;
+		t->pods[s].cpu_pod = t->cpu_pods + (size_t)s * t->nr_cpu_ids;
+		memset(t->pods[s].cpu_pod, 0xff, sizeof(int) * t->nr_cpu_ids); /* -1: no pod */
 		r = build_scope(root, t, s, t->pods[s].cpu_pod, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);

@@ -45,6 +45,7 @@ struct wq_topo {
 	int *cpu_node; /* node id of each possible CPU (nr_cpu_ids entries; -1: none) */
 	bool numa_from_libnuma;
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
+	int *cpu_pods; /* one block for the pods' cpu_pod tables, WQ_SCOPE_NR * nr_cpu_ids */
 	bool pods_done[WQ_SCOPE_NR];
 	signed char scope_same[WQ_SCOPE_NR]; /* check.c: 0 not yet, 1 same pods as its coarser scope, 2 not */
 };

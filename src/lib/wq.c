@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,12 +165,62 @@ int wq_list_candidates(struct wq_ctx *ctx, char ***names, size_t *n)
 	return list(ctx, names, n, false);
 }
 
+/*
+ * A cpumask text the workqueues that read the same one hold together, with
+ * a count of holders before it: at 8,192 CPUs each would otherwise be a
+ * 2.3 KB allocation of its own, which glibc serves from its bins.
+ */
+struct shared_text {
+	unsigned int refs;
+	char s[];
+};
+
+static struct shared_text *text_of(char *s)
+{
+	return (struct shared_text *)(void *)(s - offsetof(struct shared_text, s));
+}
+
+static char *text_new(const char *s, size_t len)
+{
+	struct shared_text *t = malloc(sizeof(*t) + len + 1);
+
+	if (!t)
+		return NULL;
+	t->refs = 1;
+	memcpy(t->s, s, len + 1);
+	return t->s;
+}
+
+static char *text_ref(char *s)
+{
+	text_of(s)->refs++;
+	return s;
+}
+
+static void text_unref(char *s)
+{
+	if (s && !--text_of(s)->refs)
+		free(text_of(s));
+}
+
 void wq_info_clear(struct wq_info *info)
 {
 	wq_cpuset_free(info->cpumask);
-	for (int i = 0; i < WQ_A_NR; i++)
-		free(info->raw[i]);
+	for (int i = 0; i < WQ_A_NR; i++) {
+		if (info->raw_shared & (1U << i))
+			text_unref(info->raw[i]);
+		else
+			free(info->raw[i]);
+	}
 	memset(info, 0, sizeof(*info));
+}
+
+void wq_mask_memo_free(struct wq_ctx *ctx)
+{
+	text_unref(ctx->last_mask_raw);
+	ctx->last_mask_raw = NULL;
+	wq_cpuset_free(ctx->last_mask);
+	ctx->last_mask = NULL;
 }
 
 /* Strict decimal integer with optional sign; the kernel's %d ignores trailing junk, we do not. */
@@ -269,16 +320,38 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 
 /*
  * Most workqueues share one mask: the text seen last and its set are kept,
- * and the same text again is that set, shared (wq_cpuset_ref), not a parse
- * of 2,300 digits (8,192 CPUs) into a set of its own.
+ * and the same text again is that text and that set, shared (text_ref,
+ * wq_cpuset_ref), not a copy of 2,300 digits (8,192 CPUs) parsed again. The
+ * file is read into a buffer on the stack, so that a text like the last one
+ * costs no allocation; one longer than any sysfs file gets a copy of its own.
  */
-static int parse_mask(struct wq_ctx *ctx, const char *raw, struct wq_cpuset **out)
+static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *shared)
+{
+	char buf[4096]; /* a sysfs file holds a page at most */
+	int r = wq_root_read_bytes(ctx->root, path, buf, sizeof(buf));
+
+	*shared = false;
+	if (r == -EOVERFLOW)
+		return wq_root_read(ctx->root, path, raw);
+	if (r < 0)
+		return r;
+	/* the last text has no NUL: the same bytes have none either */
+	if (ctx->last_mask_raw && (size_t)r == ctx->last_mask_len && !memcmp(ctx->last_mask_raw, buf, (size_t)r))
+		*raw = text_ref(ctx->last_mask_raw);
+	else if (memchr(buf, '\0', (size_t)r))
+		return -WQ_ENUL;
+	else if (!(*raw = text_new(buf, (size_t)r)))
+		return -ENOMEM;
+	*shared = true;
+	return 0;
+}
+
+static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpuset **out)
 {
 	struct wq_cpuset *s;
-	char *keep;
 	int r;
 
-	if (ctx->last_mask_raw && streq(ctx->last_mask_raw, raw)) {
+	if (shared && raw == ctx->last_mask_raw) {
 		*out = wq_cpuset_ref(ctx->last_mask);
 		return 0;
 	}
@@ -286,15 +359,12 @@ static int parse_mask(struct wq_ctx *ctx, const char *raw, struct wq_cpuset **ou
 	if (!s)
 		return -ENOMEM;
 	r = wq_cpuset_parse_hex(s, raw);
-	if (r < 0)
+	if (r < 0 || !shared)
 		return r;
-	keep = strdup(raw);
-	if (keep) {
-		free(ctx->last_mask_raw);
-		ctx->last_mask_raw = keep;
-		wq_cpuset_free(ctx->last_mask);
-		ctx->last_mask = wq_cpuset_ref(s);
-	}
+	wq_mask_memo_free(ctx);
+	ctx->last_mask_raw = text_ref(raw);
+	ctx->last_mask_len = strlen(raw);
+	ctx->last_mask = wq_cpuset_ref(s);
 	return 0;
 }
 
@@ -326,12 +396,19 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 	for (int a = 0; a < WQ_A_NR; a++) {
 		const struct wq_attr_desc *d = &wq_attr_descs[a];
 		char *raw = NULL;
+		bool shared = false;
 
 		/* thousands of workqueues: no look for files this kernel does not make */
 		if (!attr_possible(ctx, a, per_cpu))
 			continue;
 		wq_attr_path(path, sizeof(path), name, d->name);
-		r = wq_root_read(ctx->root, path, &raw);
+		if (a == WQ_A_CPUMASK) {
+			r = read_mask(ctx, path, &raw, &shared);
+			if (r == 0 && shared)
+				info->raw_shared |= 1U << a;
+		} else {
+			r = wq_root_read(ctx->root, path, &raw);
+		}
 		if (r == -ENOENT)
 			continue;
 		info->has |= 1U << a;
@@ -346,7 +423,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		case WQ_A_NICE: r = parse_int_range(raw, -20, 19, &info->nice); break;
 		case WQ_A_AFFINITY_STRICT: r = parse_int_range(raw, 0, 1, &info->strict); break;
 		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
-		case WQ_A_CPUMASK: r = parse_mask(ctx, raw, &info->cpumask); break;
+		case WQ_A_CPUMASK: r = parse_mask(ctx, raw, shared, &info->cpumask); break;
 		case WQ_A_AFFINITY_SCOPE:
 			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
 			if (r == 0 && !info->scope_eff[0])

@@ -59,6 +59,7 @@ struct wq_info {
 	char scope_eff[32]; /* effective scope name */
 	int strict, nice, numa;
 	char *raw[WQ_A_NR]; /* file contents as read */
+	unsigned int raw_shared; /* 1 << attr whose raw is a text shared with other workqueues (wq_info_clear) */
 	int err[WQ_A_NR]; /* -errno of a file that could not be read (raw NULL) */
 };
 
@@ -77,6 +78,8 @@ bool wq_exists(struct wq_ctx *ctx, const char *name);
 /* Read a workqueue. 0, -ENOENT (absent) or -errno; malformed files set info->bad. */
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info);
 void wq_info_clear(struct wq_info *info);
+/* Drop the context's last cpumask text and set (wq_ctx_free). */
+void wq_mask_memo_free(struct wq_ctx *ctx);
 /* Relative path of a workqueue attribute (or of the workqueue with attr NULL). */
 void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr);
 /* The global default affinity scope, or "" if the kernel has none. */

@@ -115,6 +115,40 @@ wq_groups() {
 	assert_line --index 3 "3 3 12-15"
 }
 
+# an L4 (level 4) on node 1 at cache/indexK: CPUs 4-5 share one, 6-7 another
+add_l4() { # K
+	local c k=$1
+	for c in 4 5 6 7; do
+		mkdir -p "$ROOT/sys/devices/system/cpu/cpu$c/cache/index$k"
+		echo 4 >"$ROOT/sys/devices/system/cpu/cpu$c/cache/index$k/level"
+		if [ $c -lt 6 ]; then echo 4-5; else echo 6-7; fi >"$ROOT/sys/devices/system/cpu/cpu$c/cache/index$k/shared_cpu_list"
+	done
+}
+
+@test "a CPU with a cache leaf past the first CPU's: its own leaves count" {
+	use_tree vmware_fpe 6.18.0
+	add_l4 4
+	run wq topology --scope cache -r -n -o POD,NODE,CPUS
+	assert_success
+	# cpu0 has index0-3; cpu4's index4 is an L4 of 4-5, cpu6's one of 6-7: two pods on node 1
+	assert_line --index 0 "0 0 0-3"
+	assert_line --index 1 "1 1 4-5"
+	assert_line --index 2 "2 1 6-7"
+	assert_line --index 3 "3 2 8-11"
+}
+
+@test "a CPU without one of the first CPU's cache leaves, and with one further on: its own leaves count" {
+	use_tree vmware_fpe 6.18.0
+	rm -r "$ROOT"/sys/devices/system/cpu/cpu[4-7]/cache/index2
+	add_l4 5
+	run wq topology --scope cache -r -n -o POD,NODE,CPUS
+	assert_success
+	# cpu4 has index0,1,3,5: index5 (level 4) is its last level, not index3
+	assert_line --index 1 "1 1 4-5"
+	assert_line --index 2 "2 1 6-7"
+	assert_line --index 3 "3 2 8-11"
+}
+
 @test "a CPU-less node is listed with no CPUs" {
 	use_tree ppc64-POWER7-64cpu 6.18.0
 	run wq topology -P -o SCOPE,NODE,CPUS,NR_CPUS
