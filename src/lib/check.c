@@ -41,12 +41,30 @@ static char *list(const struct wq_cpuset *s)
 	return l ? l : strdup("?");
 }
 
-/* CPU findings for a mask: no online CPU, offline CPUs, isolated CPUs. */
-static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, wq_finding_fn fn, void *data,
-		       bool *no_online)
+enum { M_NO_ONLINE = 1, M_OFFLINE = 2, M_ISOLATED = 4, M_IGNORED = 8, M_CHECKED = 16 };
+
+/* Which of check_mask()'s findings a mask has: tests without copies. */
+static unsigned int mask_flags(const struct wq_topo *t, const struct wq_cpuset *m)
 {
-	/* tests without copies first: this runs for every workqueue, on sets of up to 8,192 CPUs */
-	*no_online = !wq_cpuset_intersects(m, t->online);
+	unsigned int f = M_CHECKED;
+
+	if (!wq_cpuset_intersects(m, t->online))
+		return f | M_NO_ONLINE;
+	/* A mask of every possible CPU is the default, not a request for offline ones. */
+	if (!wq_cpuset_subset(m, t->online) && !wq_cpuset_subset(t->possible, m))
+		f |= M_OFFLINE;
+	if (wq_cpuset_intersects(m, t->isolated) || wq_cpuset_intersects(m, t->nohz_full))
+		f |= M_ISOLATED;
+	return f;
+}
+
+/* CPU findings for a mask: no online CPU, offline CPUs, isolated CPUs. flags: mask_flags(), or 0 to work them out. */
+static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, unsigned int flags,
+		       wq_finding_fn fn, void *data, bool *no_online)
+{
+	if (!flags)
+		flags = mask_flags(t, m);
+	*no_online = flags & M_NO_ONLINE;
 	if (*no_online) {
 		_cleanup_free_ char *l = list(m);
 		_cleanup_free_ char *o = list(t->online);
@@ -55,8 +73,7 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 		     "cpumask %s has no online CPU (online: %s)", l, o);
 		return;
 	}
-	/* A mask of every possible CPU is the default, not a request for offline ones. */
-	if (!wq_cpuset_subset(m, t->online) && !wq_cpuset_subset(t->possible, m)) {
+	if (flags & M_OFFLINE) {
 		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
 		_cleanup_free_ char *l = NULL;
 
@@ -67,7 +84,7 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 		emit(fn, data, WQ_SEV_INFO, "cpumask-offline", target,
 		     "cpumask includes offline CPUs %s: unused until they come online", l ? l : "?");
 	}
-	if (wq_cpuset_intersects(m, t->isolated) || wq_cpuset_intersects(m, t->nohz_full)) {
+	if (flags & M_ISOLATED) {
 		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
 		_cleanup_free_ char *l = NULL;
 
@@ -191,7 +208,7 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 		r = wq_root_cpumask(ctx, g);
 	if (r < 0)
 		return r;
-	check_mask(t, "cpumask", g, fn, data, &none);
+	check_mask(t, "cpumask", g, 0, fn, data, &none);
 	if (!root_override) {
 		check_btrfs(ctx, fn, data);
 		check_boot_isolation(ctx, t, fn, data);
@@ -269,12 +286,30 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 	/* Masks: requested vs online, isolation and the root mask. */
 	{
 		const struct wq_cpuset *w = wi && wi->cpus ? wi->cpus : wq->cpumask;
-		_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+		const struct wq_cpuset *g;
 		bool none = false;
 
-		if (w && g && wq_root_cpumask(ctx, g) == 0) {
-			check_mask(t, name, w, fn, data, &none);
-			if (!none && !wq_cpuset_intersects(w, g)) {
+		if (w && wq_root_cpumask_get(ctx, &g) == 0) {
+			unsigned int f = ctx->checked == w && ctx->checked_root == g ? ctx->checked_flags : 0;
+
+			/*
+			 * Most workqueues share one mask (wq_info_read): its findings are
+			 * worked out once, held with the mask and the root mask they were
+			 * for, so that neither address can come back as another set.
+			 */
+			if (!f) {
+				f = mask_flags(t, w) | (wq_cpuset_intersects(w, g) ? 0 : M_IGNORED);
+				if (w->refs) {
+					wq_cpuset_free(ctx->checked);
+					wq_cpuset_free(ctx->checked_root);
+					/* read only for all their holders: one more changes only the count */
+					ctx->checked = wq_cpuset_ref((struct wq_cpuset *)w);
+					ctx->checked_root = wq_cpuset_ref((struct wq_cpuset *)g);
+					ctx->checked_flags = f;
+				}
+			}
+			check_mask(t, name, w, f, fn, data, &none);
+			if (!none && (f & M_IGNORED)) {
 				_cleanup_free_ char *wl = list(w);
 				_cleanup_free_ char *gl = list(g);
 

@@ -59,6 +59,8 @@ void wq_ctx_free(struct wq_ctx *ctx)
 	wq_cpuset_free(ctx->root_mask);
 	wq_explain_forget(ctx);
 	wq_mask_memo_free(ctx);
+	wq_cpuset_free(ctx->checked);
+	wq_cpuset_free(ctx->checked_root);
 	free(ctx->minact);
 	wq_root_free(ctx->root);
 	free(ctx);

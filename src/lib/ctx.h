@@ -38,6 +38,8 @@ struct wq_ctx {
 	char *last_mask_raw; /* the cpumask text wq_info_read() parsed last (a shared text, wq.c), and its set */
 	struct wq_cpuset *last_mask;
 	size_t last_mask_len;
+	struct wq_cpuset *checked, *checked_root; /* check.c: the last mask checked and the root mask then (held) */
+	unsigned int checked_flags;
 };
 
 /*

@@ -38,14 +38,24 @@ void wq_explain_clear(struct wq_explain *ex)
 
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
 {
+	const struct wq_cpuset *m;
+	int r = wq_root_cpumask_get(ctx, &m);
+
+	return r < 0 ? r : wq_cpuset_copy(out, m);
+}
+
+int wq_root_cpumask_get(struct wq_ctx *ctx, const struct wq_cpuset **out)
+{
 	_cleanup_free_ char *s = NULL;
 	_cleanup_cpuset_ struct wq_cpuset *g = NULL;
 	struct wq_topo *t;
 	int r;
 
 	/* Read once per context: show/check consult it for every workqueue. */
-	if (ctx->root_mask)
-		return wq_cpuset_copy(out, ctx->root_mask);
+	if (ctx->root_mask) {
+		*out = ctx->root_mask;
+		return 0;
+	}
 	t = wq_ctx_topo(ctx);
 	g = wq_cpuset_new();
 	if (!t || !g)
@@ -66,7 +76,8 @@ int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
 	}
 	ctx->root_mask = g;
 	g = NULL;
-	return wq_cpuset_copy(out, ctx->root_mask);
+	*out = ctx->root_mask;
+	return 0;
 }
 
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out)

@@ -71,5 +71,7 @@ void wq_explain_note(struct wq_explain *ex, const char *fmt, ...) __attribute__(
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out);
 /* The root unbound mask G (possible CPUs if the file is absent). 0 or -errno. */
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out);
+/* The same, the context's own copy (valid until wq_ctx_forget()). */
+int wq_root_cpumask_get(struct wq_ctx *ctx, const struct wq_cpuset **out);
 
 #endif

@@ -47,6 +47,22 @@ finding() { assert_line "$1 $2 $3"; }
 	finding info cpumask-offline writeback
 }
 
+@test "mask findings in a row of workqueues: each gets its own mask's, the same mask twice the same ones" {
+	echo 000000ff >"$(WQDIR)/cpumask"                    # root mask 0-7
+	echo 0001000f >"$(WQDIR)/blkcg_punt_bio/cpumask"     # 0-3 and offline 16
+	echo 0001000f >"$(WQDIR)/kcryptd-253:0-1/cpumask"    # the same text, next in the listing
+	echo 00000f00 >"$(WQDIR)/writeback/cpumask"          # 8-11: outside the root mask, all online
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_success
+	finding info cpumask-offline blkcg_punt_bio
+	finding info cpumask-offline kcryptd-253:0-1
+	finding warning cpumask-ignored writeback
+	refute_line "info cpumask-offline writeback"
+	refute_line "warning cpumask-ignored blkcg_punt_bio"
+	refute_line "warning cpumask-ignored kcryptd-253:0-1"
+	assert_equal "$(grep -c 'cpumask-' <<<"$output")" 3
+}
+
 @test "scope-no-effect: numa on a one-node machine, smt without SMT" {
 	use_tree x86_64-dell_e4310 6.18.0
 	echo numa >"$(WQDIR)/writeback/affinity_scope"
