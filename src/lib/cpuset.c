@@ -161,8 +161,15 @@ void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 		unsigned int base = (unsigned int)(w * BPL);
 
 		if (x == ~0UL && base + BPL <= n) {
-			for (unsigned int i = 0; i < BPL; i++)
-				map[base + i] = v;
+			int *m = map + base;
+
+			/* four at a time, which -O2 turns into vector stores */
+			for (unsigned int i = 0; i < BPL; i += 4) {
+				m[i] = v;
+				m[i + 1] = v;
+				m[i + 2] = v;
+				m[i + 3] = v;
+			}
 			continue;
 		}
 		for (; x; x &= x - 1) {
@@ -393,6 +400,19 @@ static inline __attribute__((always_inline)) bool hex8(const char *p, uint32_t *
 	uint64_t x, y, digit, letter, n;
 
 	memcpy(&x, p, sizeof(x));
+	/*
+	 * Most chunks of a large machine's mask are all zeros (a node's CPUs
+	 * are a few words of 256) or all ones: each byte the same, so in
+	 * either byte order.
+	 */
+	if (x == lo * '0') {
+		*out = 0;
+		return true;
+	}
+	if (x == lo * 'f') {
+		*out = UINT32_MAX;
+		return true;
+	}
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	x = __builtin_bswap64(x); /* byte i of x is p[i] */
 #endif

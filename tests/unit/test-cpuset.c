@@ -321,6 +321,13 @@ int main(void)
 	hex_in("FEDCBA98,76543210", "4,9,12-13,18,20,22,25-26,28-30,35-36,39,41,43-45,47,50-52,54-55,57-63");
 	hex_in("f,ff,fff", "0-11,32-39,64-67");
 	hex_in("ff,0000000f", "0-3,32-39");
+	/* chunks of all zeros or all ones take a shortcut; near misses and upper case do not */
+	hex_in("ffffffff,00000000,FFFFFFFF,ffffffff", "0-63,96-127");
+	hex_in("0000000f,ffffffff", "0-35");
+	hex_in("fffffff0,7fffffff,00000001", "0,32-62,68-95");
+	hex_in("00000000ffffffff", "0-31"); /* one number without commas */
+	bad_hex("ffffffff,0000000g", -EINVAL);
+	bad_hex("0000000g,ffffffff", -EINVAL);
 	for (int place = 0; place < 8; place++) {
 		static const char bad[] = {'/', ':', '@', 'G', '`', 'g', (char)0x80, (char)0xb0, (char)0xe6};
 
@@ -347,6 +354,8 @@ int main(void)
 		bad_hex(over, -ERANGE);
 		snprintf(over, sizeof(over), "0,%s", top);
 		hex_in(over, "8191"); /* a zero chunk past the end passes: set bits are what is checked */
+		snprintf(over, sizeof(over), "ffffffff,%s", top);
+		bad_hex(over, -ERANGE); /* a chunk of all ones past the end */
 	}
 
 	{
