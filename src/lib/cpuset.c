@@ -617,10 +617,52 @@ void wq_cpuset_memo_clear(struct wq_cpuset_memo *m)
 	m->text = NULL;
 }
 
+/*
+ * v as eight lower-case hex digits at p, most significant first: each nibble
+ * spread to a byte of a 64-bit word, then '0' added, and 'a' - '9' - 1 more
+ * where the nibble is over 9 (its byte + 6 reaches bit 4).
+ */
+static inline void hex8_put(char *p, uint32_t v)
+{
+	const uint64_t lo = UINT64_C(0x0101010101010101);
+	uint64_t x = v, over;
+
+	if (!v) {
+		memcpy(p, "00000000", 8);
+		return;
+	}
+	/* nibble 7 (the top) to byte 0, ..., nibble 0 to byte 7 */
+	x = __builtin_bswap32(v);
+	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+	x = ((x >> 4) & lo * 0x0f) | ((x & lo * 0x0f) << 8);
+	over = ((x + lo * 6) >> 4) & lo;
+	x += lo * '0' + over * ('a' - '9' - 1);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, 8);
+}
+
+/* The 32 bits of s from bit (a multiple of 32), below nr_cpu_ids. */
+static uint32_t chunk_at(const struct wq_cpuset *s, unsigned int bit, unsigned int nr_cpu_ids)
+{
+	unsigned int w = bit / BPL;
+	uint32_t v;
+
+	if (w < s->lo || w >= s->hi)
+		return 0;
+	v = (uint32_t)(s->bits[w] >> (bit % BPL));
+	if (nr_cpu_ids - bit < 32)
+		v &= (UINT32_C(1) << (nr_cpu_ids - bit)) - 1;
+	return v;
+}
+
 char *wq_cpuset_format_hex(const struct wq_cpuset *s, unsigned int nr_cpu_ids)
 {
+	static const char digits[] = "0123456789abcdef";
 	unsigned int nchunks, topbits, topdigits;
-	size_t cap;
+	uint32_t top;
 	char *buf, *p;
 
 	if (nr_cpu_ids == 0)
@@ -628,24 +670,23 @@ char *wq_cpuset_format_hex(const struct wq_cpuset *s, unsigned int nr_cpu_ids)
 	nchunks = (nr_cpu_ids + 31) / 32;
 	topbits = nr_cpu_ids % 32 ? nr_cpu_ids % 32 : 32;
 	topdigits = (topbits + 3) / 4;
-	cap = (size_t)nchunks * 9 + 1;
-	buf = malloc(cap);
+	buf = malloc((size_t)nchunks * 9 + 1);
 	if (!buf)
 		return NULL;
+	/*
+	 * The kernel's form: the top chunk with as many digits as its CPUs
+	 * need, then ",%08x" a chunk. Each chunk is read from its word, not
+	 * CPU by CPU: a mask of 8,192 CPUs is 256 chunks.
+	 */
 	p = buf;
-	for (unsigned int i = nchunks; i-- > 0;) {
-		unsigned int v = 0;
-
-		for (unsigned int b = 0; b < 32; b++) {
-			unsigned int cpu = i * 32 + b;
-
-			if (cpu < nr_cpu_ids && wq_cpuset_test(s, cpu))
-				v |= 1U << b;
-		}
-		if (i == nchunks - 1)
-			p += sprintf(p, "%0*x", (int)topdigits, v);
-		else
-			p += sprintf(p, ",%08x", v);
+	top = chunk_at(s, (nchunks - 1) * 32, nr_cpu_ids);
+	for (unsigned int d = topdigits; d-- > 0;)
+		*p++ = digits[(top >> (4 * d)) & 0xf];
+	for (unsigned int i = nchunks - 1; i-- > 0;) {
+		*p++ = ',';
+		hex8_put(p, chunk_at(s, i * 32, nr_cpu_ids));
+		p += 8;
 	}
+	*p = '\0';
 	return buf;
 }

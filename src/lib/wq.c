@@ -758,6 +758,9 @@ bool wq_value_equal(enum wq_vtype type, const char *a, const char *b)
 		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
 		_cleanup_cpuset_ struct wq_cpuset *y = wq_cpuset_new();
 
+		/* the same text (the usual case: both in the kernel's form) is one parse, not two */
+		if (streq(a, b))
+			return x && wq_cpuset_parse_hex(x, a) == 0;
 		return x && y && wq_cpuset_parse_hex(x, a) == 0 && wq_cpuset_parse_hex(y, b) == 0 &&
 		       wq_cpuset_equal(x, y);
 	}

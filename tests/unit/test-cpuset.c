@@ -263,6 +263,29 @@ int main(void)
 		free(h);
 		wq_cpuset_free(s);
 	}
+	{
+		/* 40 CPUs: a top chunk of 8 bits within the first word; CPUs 40-63 of that word are cut off */
+		struct wq_cpuset *s = wq_cpuset_new();
+		char *h;
+
+		wq_cpuset_set(s, 4);
+		wq_cpuset_set(s, 35);
+		wq_cpuset_set(s, 39);
+		wq_cpuset_set(s, 45);
+		wq_cpuset_set(s, 70);
+		h = wq_cpuset_format_hex(s, 40);
+		is_str(h, "88,00000010", "CPUs 4, 35 and 39 of 40 (45 and 70 are past the end)");
+		free(h);
+		h = wq_cpuset_format_hex(s, 96);
+		is_str(h, "00000040,00002088,00000010", "the same CPUs of 96");
+		free(h);
+		/* every digit, in both halves of a word */
+		wq_cpuset_parse_hex(s, "ffffffff,fedcba98,76543210,0000a5f0");
+		h = wq_cpuset_format_hex(s, 128);
+		is_str(h, "ffffffff,fedcba98,76543210,0000a5f0", "every hex digit prints back");
+		free(h);
+		wq_cpuset_free(s);
+	}
 
 	list_rt("0-3,8", "0-3,8");
 	list_rt("8,0-3", "0-3,8");
