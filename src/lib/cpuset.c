@@ -446,6 +446,7 @@ static inline __attribute__((always_inline)) int put_word(struct wq_cpuset *s, u
 
 int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 {
+	static const char zero4[] = ",00000000,00000000,00000000,00000000";
 	const char *start = str, *end;
 	bool grouped = strchr(str, ',') != NULL;
 	unsigned int bit = 0;
@@ -482,6 +483,13 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 		const char *q;
 		uint32_t v;
 
+		/* four zero chunks at once: a node's mask on 8,192 CPUs is 252 of 256 */
+		while (grouped && p - start >= 36 && !memcmp(p - 36, zero4, 36)) {
+			bit += 128;
+			if (bit >= WQ_CPUSET_MAX_CPUS + 32)
+				return -ERANGE;
+			p -= 36;
+		}
 		/* the kernel's chunks: eight digits after a comma, a word each */
 		while (grouped && p - start >= 9 && p[-9] == ',' && hex8(p - 8, &v)) {
 			r = put_word(s, bit, v);

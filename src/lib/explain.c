@@ -102,11 +102,17 @@ int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, str
 
 static struct wq_counter *add_counter(struct wq_explain *ex, int node, long limit)
 {
-	struct wq_counter *n = realloc(ex->counters, sizeof(*n) * (size_t)(ex->ncounters + 1));
+	struct wq_counter *n;
 
-	if (!n)
-		return NULL;
-	ex->counters = n;
+	/* doubling: a mask over 32 nodes adds 32 counters */
+	if (ex->ncounters == ex->counters_cap) {
+		int cap = ex->counters_cap ? 2 * ex->counters_cap : 4;
+
+		if (!(n = realloc(ex->counters, sizeof(*n) * (size_t)cap)))
+			return NULL;
+		ex->counters = n;
+		ex->counters_cap = cap;
+	}
 	n = &ex->counters[ex->ncounters];
 	n->node = node;
 	n->limit = limit;
@@ -278,11 +284,15 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 static int pod_counter(const struct wq_topo *t, const struct wq_cpuset *p)
 {
 	int first = wq_cpuset_next(p, 0), counter = -1;
+	const struct wq_node *n;
 
+	if (first >= 0) {
+		/* a node holding P holds its first CPU: only that node is tested */
+		n = wq_topo_node(t, wq_topo_cpu_node(t, (unsigned int)first));
+		return n && wq_cpuset_subset(p, n->cpus) ? n->id : -1;
+	}
 	for (int i = 0; i < t->nr_nodes; i++)
-		/* a node holding P holds its first CPU: the subset test runs for at most that node */
-		if ((first < 0 || wq_cpuset_test(t->nodes[i].cpus, (unsigned int)first)) &&
-		    !wq_cpuset_is_empty(t->nodes[i].cpus) && wq_cpuset_subset(p, t->nodes[i].cpus))
+		if (!wq_cpuset_is_empty(t->nodes[i].cpus))
 			counter = t->nodes[i].id;
 	return counter;
 }
@@ -605,11 +615,12 @@ static int explain_copy(struct wq_explain *dst, const struct wq_explain *src)
 	*dst = *src;
 	dst->effective = NULL;
 	dst->counters = NULL;
-	dst->ncounters = 0;
+	dst->ncounters = dst->counters_cap = 0;
 	if (!(dst->effective = wq_cpuset_dup(src->effective)))
 		return -ENOMEM;
 	if (src->ncounters && !(dst->counters = calloc((size_t)src->ncounters, sizeof(*dst->counters))))
 		return -ENOMEM;
+	dst->counters_cap = src->ncounters;
 	for (int i = 0; i < src->ncounters; i++) {
 		dst->counters[i] = src->counters[i];
 		dst->counters[i].cpus = wq_cpuset_dup(src->counters[i].cpus);
@@ -767,7 +778,7 @@ int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struc
 	if (m) {
 		*ex = m->ex;
 		ex->counters = NULL;
-		ex->ncounters = 0;
+		ex->ncounters = ex->counters_cap = 0;
 		ex->effective = NULL;
 	}
 	return r;

@@ -31,7 +31,7 @@ struct wq_explain {
 	long max_inflight; /* -1 unknown */
 	char scope[32]; /* effective affinity scope, "" before 6.6 */
 	struct wq_cpuset *effective; /* E = requested & root mask, or the root mask */
-	int ncounters;
+	int ncounters, counters_cap;
 	struct wq_counter *counters;
 	int nnotes;
 	char notes[WQ_EXPLAIN_NOTES][512];
