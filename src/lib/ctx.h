@@ -28,7 +28,7 @@ struct wq_ctx {
 	wq_log_fn log_fn;
 	void *log_data;
 	int era_c_symbol; /* -1 unknown, 0/1 from kallsyms */
-	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask() */
+	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask_get() */
 	bool root_mask_logged; /* its read error was logged once */
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
 	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */

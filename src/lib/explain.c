@@ -82,12 +82,9 @@ int wq_root_cpumask_get(struct wq_ctx *ctx, const struct wq_cpuset **out)
 
 int wq_effective_cpus(struct wq_ctx *ctx, const struct wq_cpuset *requested, struct wq_cpuset *out)
 {
-	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
-	int r;
+	const struct wq_cpuset *g;
+	int r = wq_root_cpumask_get(ctx, &g);
 
-	if (!g)
-		return -ENOMEM;
-	r = wq_root_cpumask(ctx, g);
 	if (r < 0)
 		return r;
 	r = wq_cpuset_copy(out, requested);
