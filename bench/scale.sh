@@ -78,7 +78,7 @@ res=$tmp/results # TREE NAME WALL_NS RSS_KB FLOOR_WALL_NS FLOOR_RSS_KB WALL_RATI
 # in the same round (they run back to back), which a slow spell of the
 # machine moves less than the ratio of the two medians does. Each round's
 # ratio is kept in round order (rr.TREE.NAME).
-record() { # TREE CPUS FLOOR NAME...: the commands NAME_CPUS against FLOOR_CPUS
+record() { # TREE SUFFIX FLOOR NAME...: the commands NAME_SUFFIX against FLOOR_SUFFIX
 	local t=$1 c=$2 f=$3 n
 	shift 3
 	for n in "$@"; do
@@ -87,7 +87,7 @@ record() { # TREE CPUS FLOOR NAME...: the commands NAME_CPUS against FLOOR_CPUS
 			"$(cat "$tmp/rss.${f}_$c") $(sort -g "$tmp/rr.$t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')" >>"$res"
 	done
 }
-each() { # NAME...: NAME_CPUS for each tree, in order
+each() { # NAME...: NAME_TREE for each of trees, in order
 	local c n
 	for c in "${trees[@]}"; do for n in "$@"; do echo "${n}_$c"; done; done
 }
@@ -102,11 +102,11 @@ if [ "$INS" = 1 ] && ! command -v valgrind >/dev/null; then
 	echo "scale: no valgrind: the instruction counts are skipped" >&2
 	INS=0
 fi
-count() { # TREE CPUS NAME...
-	local t=$1 cpus=$2 n c
+count() { # TREE SUFFIX NAME...
+	local t=$1 sfx=$2 n c
 	shift 2
 	for n in "$@"; do
-		c="cmd_${n}_${cpus}[@]"
+		c="cmd_${n}_${sfx}[@]"
 		echo "$t $n $(_instructions "${!c}")" >>"$ins"
 	done
 }
@@ -117,33 +117,33 @@ pair_record() { # WQS FLOOR NAME...
 	shift 2
 	for n in "$@"; do
 		for c in 1024 8192; do
-			paste "$tmp/t.${n}_$c" "$tmp/t.${f}_$c" | awk '{ print $1 / $2 }' >"$tmp/pr.$c.$w.$n"
+			paste "$tmp/t.${n}_${c}x$w" "$tmp/t.${f}_${c}x$w" | awk '{ print $1 / $2 }' >"$tmp/pr.$c.$w.$n"
 		done
 	done
 }
 
 declare -A nodes_of=([64]=4 [1024]=8 [8192]=32)
-for wqs in 1250 10000; do
-	for cpus in 64 1024 8192; do
-		t=${cpus}x$wqs r=$tmp/tree.$cpus
+for cpus in 64 1024 8192; do
+	for wqs in 1250 10000; do
+		t=${cpus}x$wqs r=$tmp/tree.$t
 		rm -rf "$r"
 		"$top/tests/fixtures/mkscale.sh" -c "$cpus" -n "${nodes_of[$cpus]}" -t 2 -l 1 -w "$wqs" "$r"
 		W=("$wqctl" --sysroot "$r" --profile-dir "$tmp/profiles")
 		ok 0 "${W[@]}" apply --profile big-a
-		writes "$r" >"$tmp/list.$cpus"
+		writes "$r" >"$tmp/list.$t"
 
-		declare -ga "cmd_fall_$cpus=(\"\$tmp/scalefloor\" \"\$r\")"
-		declare -ga "cmd_show_$cpus=(\"\${W[@]}\" show)"
-		declare -ga "cmd_json_$cpus=(\"\${W[@]}\" show -J)"
-		declare -ga "cmd_check_$cpus=(\"\${W[@]}\" check)"
-		declare -ga "cmd_fone_$cpus=(\"\$tmp/scalefloor\" \"\$r\" -w scale-7)"
-		declare -ga "cmd_explain_$cpus=(\"\${W[@]}\" explain scale-7)"
-		declare -ga "cmd_fprof_$cpus=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o)"
-		declare -ga "cmd_verify_$cpus=(\"\${W[@]}\" verify --profile big-a)"
-		declare -ga "cmd_noop_$cpus=(\"\${W[@]}\" apply --profile big-a)"
-		declare -ga "cmd_fwrite_$cpus=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o -W \"\$tmp/list.\$cpus\")"
-		declare -ga "cmd_applya_$cpus=(\"\${W[@]}\" apply --profile big-a)"
-		declare -ga "cmd_applyb_$cpus=(\"\${W[@]}\" apply --profile big-b)"
+		declare -ga "cmd_fall_$t=(\"\$tmp/scalefloor\" \"\$r\")"
+		declare -ga "cmd_show_$t=(\"\${W[@]}\" show)"
+		declare -ga "cmd_json_$t=(\"\${W[@]}\" show -J)"
+		declare -ga "cmd_check_$t=(\"\${W[@]}\" check)"
+		declare -ga "cmd_fone_$t=(\"\$tmp/scalefloor\" \"\$r\" -w scale-7)"
+		declare -ga "cmd_explain_$t=(\"\${W[@]}\" explain scale-7)"
+		declare -ga "cmd_fprof_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o)"
+		declare -ga "cmd_verify_$t=(\"\${W[@]}\" verify --profile big-a)"
+		declare -ga "cmd_noop_$t=(\"\${W[@]}\" apply --profile big-a)"
+		declare -ga "cmd_fwrite_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o -W \"\$tmp/list.\$t\")"
+		declare -ga "cmd_applya_$t=(\"\${W[@]}\" apply --profile big-a)"
+		declare -ga "cmd_applyb_$t=(\"\${W[@]}\" apply --profile big-b)"
 		ok 0 "${W[@]}" show
 		ok 0 "${W[@]}" show -J
 		ok "0 3" "${W[@]}" check
@@ -151,44 +151,45 @@ for wqs in 1250 10000; do
 		ok 0 "${W[@]}" verify --profile big-a
 
 		# this tree on its own
-		trees=("$cpus")
+		trees=("$t")
 		# shellcheck disable=SC2046 # one word a name
 		{
 			bench_run $(each fall show json check)
-			record "$t" "$cpus" fall show json check
+			record "$t" "$t" fall show json check
 			bench_run $(each fone explain)
-			record "$t" "$cpus" fone explain
+			record "$t" "$t" fone explain
 			bench_run $(each fprof verify noop)
-			record "$t" "$cpus" fprof verify noop
+			record "$t" "$t" fprof verify noop
 			if [ "$INS" = 1 ] && [ "$wqs" = 1250 ] && [ "$cpus" != 64 ]; then
-				count "$t" "$cpus" fall show json check fone explain fprof verify noop
+				count "$t" "$t" fall show json check fone explain fprof verify noop
 			fi
 			# every round: the floor writes B's values, apply A writes A's, apply B writes B's
 			bench_run $(each fwrite applya applyb)
-			record "$t" "$cpus" fwrite applya applyb
+			record "$t" "$t" fwrite applya applyb
 		}
 		ok 0 "${W[@]}" verify --profile big-b
 		echo "# $t: $cpus CPUs, ${nodes_of[$cpus]} nodes, $wqs workqueues: measured" >&2
-		[ "$cpus" = 1024 ] || [ "$cpus" = 8192 ] || rm -rf "$r"
+		[ "$cpus" = 64 ] && rm -rf "$r"
+		[ "$cpus" = 8192 ] || continue
+		# The growth with the CPUs, from rounds that run the 1,024- and the
+		# 8,192-CPU trees in turn (the 1,024-CPU tree is kept until now): a
+		# slow spell of the machine, which can move a command's ratio to its
+		# floor between runs minutes apart, falls on both trees alike.
+		trees=("1024x$wqs" "8192x$wqs")
+		# shellcheck disable=SC2046 # one word a name
+		{
+			RSS_RUNS=0 bench_run $(each fall show json check)
+			pair_record "$wqs" fall show json check
+			RSS_RUNS=0 bench_run $(each fone explain)
+			pair_record "$wqs" fone explain
+			RSS_RUNS=0 bench_run $(each fprof verify noop)
+			pair_record "$wqs" fprof verify noop
+			RSS_RUNS=0 bench_run $(each fwrite applya applyb)
+			pair_record "$wqs" fwrite applya applyb
+		}
+		rm -rf "$tmp/tree.1024x$wqs" "$tmp/tree.8192x$wqs"
+		echo "# 1024x$wqs and 8192x$wqs: measured in turn" >&2
 	done
-	# The growth with the CPUs, from rounds that run the 1,024- and the
-	# 8,192-CPU trees in turn: a slow spell of the machine, which can move
-	# a command's ratio to its floor between runs minutes apart, falls on
-	# both trees alike.
-	trees=(1024 8192)
-	# shellcheck disable=SC2046 # one word a name
-	{
-		RSS_RUNS=0 bench_run $(each fall show json check)
-		pair_record "$wqs" fall show json check
-		RSS_RUNS=0 bench_run $(each fone explain)
-		pair_record "$wqs" fone explain
-		RSS_RUNS=0 bench_run $(each fprof verify noop)
-		pair_record "$wqs" fprof verify noop
-		RSS_RUNS=0 bench_run $(each fwrite applya applyb)
-		pair_record "$wqs" fwrite applya applyb
-	}
-	rm -rf "$tmp/tree.1024" "$tmp/tree.8192"
-	echo "# 1024x$wqs and 8192x$wqs: measured in turn" >&2
 done
 cp "$res" "${SCALE_RESULTS:-/dev/null}"
 
