@@ -19,7 +19,9 @@
 # machine's noise does not move. Targets: every wall ratio <= 1.5, x8
 # workqueues <= x9 time, x8 CPUs no worse than the floor's growth.
 #   bench/scale.sh [WQCTL]      (default: build/wqctl, the plain build)
-# RUNS (default 21) timed rounds per tree; RSS_RUNS (3); INS=0: no callgrind.
+# RUNS (default 21) timed rounds per tree, five times as many for explain
+# (3 ms a run, where the machine's noise is larger); RSS_RUNS (3); INS=0: no
+# callgrind.
 # shellcheck disable=SC2034 # cmd_* and label_* are read by bench_run
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -156,7 +158,7 @@ for cpus in 64 1024 8192; do
 		{
 			bench_run $(each fall show json check)
 			record "$t" "$t" fall show json check
-			bench_run $(each fone explain)
+			runs=$((RUNS * 5)) bench_run $(each fone explain)
 			record "$t" "$t" fone explain
 			bench_run $(each fprof verify noop)
 			record "$t" "$t" fprof verify noop
@@ -180,7 +182,7 @@ for cpus in 64 1024 8192; do
 		{
 			RSS_RUNS=0 bench_run $(each fall show json check)
 			pair_record "$wqs" fall show json check
-			RSS_RUNS=0 bench_run $(each fone explain)
+			runs=$((RUNS * 5)) RSS_RUNS=0 bench_run $(each fone explain)
 			pair_record "$wqs" fone explain
 			RSS_RUNS=0 bench_run $(each fprof verify noop)
 			pair_record "$wqs" fprof verify noop
@@ -200,7 +202,8 @@ label() {
 	applya) echo "apply, writes" ;; applyb) echo "apply, writes (other)" ;;
 	esac
 }
-echo "Wall time and peak RSS as ratios to the floor (same tree, same run); wall: the median of $RUNS rounds' ratios"
+echo "Wall time and peak RSS as ratios to the floor (same tree, same run); wall: the median of $RUNS rounds' ratios" \
+	"($((RUNS * 5)) for explain)"
 printf '%-26s' command
 for spec in 64 1024 8192; do for w in 1250 10000; do printf ' %14s' "${spec}cpu/${w}wq"; done; done
 echo

@@ -135,12 +135,20 @@ static inline unsigned int popcount_word(unsigned long x)
 #endif
 }
 
+/* Most words of a mask are all ones or all zeros: those are counted without the sum. */
+static inline unsigned int count_word(unsigned long x)
+{
+	if (x == ~0UL)
+		return BPL;
+	return x ? popcount_word(x) : 0;
+}
+
 unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 {
 	unsigned int n = 0;
 
 	for (size_t i = s->lo; i < s->hi; i++)
-		n += popcount_word(s->bits[i]);
+		n += count_word(s->bits[i]);
 	return n;
 }
 
@@ -150,7 +158,7 @@ unsigned int wq_cpuset_count_and(const struct wq_cpuset *a, const struct wq_cpus
 	size_t hi = a->hi < b->hi ? a->hi : b->hi;
 
 	for (size_t i = a->lo > b->lo ? a->lo : b->lo; i < hi; i++)
-		n += popcount_word(a->bits[i] & b->bits[i]);
+		n += count_word(a->bits[i] & b->bits[i]);
 	return n;
 }
 
@@ -178,6 +186,21 @@ void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 			if (c < n)
 				map[c] = v;
 		}
+	}
+}
+
+static unsigned long word(const struct wq_cpuset *s, size_t i);
+
+void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v)
+{
+	for (size_t w = 0; w * BPL < n; w++) {
+		unsigned int base = (unsigned int)(w * BPL);
+		unsigned long x = ~word(s, w);
+
+		if (n - base < BPL)
+			x &= (1UL << (n - base)) - 1;
+		for (; x; x &= x - 1)
+			map[base + (unsigned int)__builtin_ctzl(x)] = v;
 	}
 }
 

@@ -112,6 +112,8 @@ void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src);
  * one fill (the CPU-to-node and CPU-to-pod tables of 8,192 CPUs).
  */
 void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v);
+/* map[cpu] = v for every CPU below n that is not in s: what a table's other stores left out. */
+void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v);
 
 #define wq_cpuset_for_each(cpu, s)                                                                                     \
 	for (int cpu = wq_cpuset_next((s), 0); cpu >= 0; cpu = wq_cpuset_next((s), (unsigned int)cpu + 1))

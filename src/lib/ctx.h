@@ -35,9 +35,7 @@ struct wq_ctx {
 	struct wq_model_cache *models; /* wq_explain()'s models by key (explain.c) */
 	bool scope_names_read; /* wq_scope_names() has read the tree */
 	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known (wq.c) */
-	char *last_mask_raw; /* the cpumask text wq_info_read() parsed last (a shared text, wq.c), and its set */
-	struct wq_cpuset *last_mask;
-	size_t last_mask_len;
+	struct wq_mask_memo *masks; /* the cpumask texts wq_info_read() parsed and their sets (wq.c) */
 	struct wq_cpuset *checked, *checked_root; /* check.c: the last mask checked and the root mask then (held) */
 	unsigned int checked_flags;
 };

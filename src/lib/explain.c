@@ -20,7 +20,7 @@ void wq_explain_note(struct wq_explain *ex, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ex->nnotes >= WQ_EXPLAIN_NOTES)
+	if (ex->brief || ex->nnotes >= WQ_EXPLAIN_NOTES)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(ex->notes[ex->nnotes++], sizeof(ex->notes[0]), fmt, ap);
@@ -33,7 +33,9 @@ void wq_explain_clear(struct wq_explain *ex)
 		wq_cpuset_free(ex->counters[i].cpus);
 	free(ex->counters);
 	wq_cpuset_free(ex->effective);
-	memset(ex, 0, sizeof(*ex));
+	/* not the notes (6 KB): nnotes 0 leaves them unread */
+	memset(ex, 0, offsetof(struct wq_explain, notes));
+	ex->nnotes = 0;
 }
 
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
@@ -113,8 +115,8 @@ static struct wq_counter *add_counter(struct wq_explain *ex, int node, long limi
 	n = &ex->counters[ex->ncounters];
 	n->node = node;
 	n->limit = limit;
-	n->cpus = wq_cpuset_new();
-	if (!n->cpus)
+	n->cpus = NULL;
+	if (!ex->brief && !(n->cpus = wq_cpuset_new()))
 		return NULL;
 	ex->ncounters++;
 	return n;
@@ -149,6 +151,7 @@ static long ceil_div(long a, long b)
  * each model is computed once per key, not once per workqueue.
  */
 struct model_key {
+	bool full; /* notes and counter CPU sets (explain); else the figures alone (show, check) */
 	bool unbound;
 	bool ordered; /* implicitly ordered (eras A and B) */
 	int max_active;
@@ -176,6 +179,7 @@ struct wq_model_cache {
 	struct wq_model *last; /* found last: workqueues in name order share keys in runs */
 	struct wq_cpuset *hashed; /* the requested mask hashed last, and its hash */
 	uint64_t hashed_h;
+	struct wq_cpuset *queuers; /* G & O: the CPUs unbound work is queued from, once */
 };
 
 /* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
@@ -213,9 +217,8 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key
 		return -ENOMEM;
 	if (!era_a_numa(ctx, t, k)) {
 		c = add_counter(ex, -1, m);
-		if (!c)
+		if (!c || (c->cpus && wq_cpuset_copy(c->cpus, issuing) < 0))
 			return -ENOMEM;
-		wq_cpuset_copy(c->cpus, issuing);
 		note(ex, "one pool for the whole workqueue (no NUMA affinity): max_active %ld is system-wide", m);
 		return 0;
 	}
@@ -238,7 +241,8 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key
 		c = find_counter(ex, counter);
 		if (!c && !(c = add_counter(ex, counter, m)))
 			return -ENOMEM;
-		wq_cpuset_set(c->cpus, (unsigned int)cpu);
+		if (c->cpus && wq_cpuset_set(c->cpus, (unsigned int)cpu) < 0)
+			return -ENOMEM;
 	}
 	note(ex, "kernels up to 6.5 apply max_active per NUMA node pool: %d x %d pools = %ld", ex->max_active,
 	     ex->ncounters, (long)ex->max_active * ex->ncounters);
@@ -261,17 +265,20 @@ static int model_b(struct wq_topo *t, const struct wq_cpuset *issuing, struct wq
 
 		if (!wq_cpuset_intersects(rest, t->nodes[i].cpus))
 			continue;
-		c = add_counter(ex, t->nodes[i].id, 0);
-		if (!c || wq_cpuset_copy(c->cpus, rest) < 0)
+		c = add_counter(ex, t->nodes[i].id, m * (long)wq_cpuset_count_and(rest, t->nodes[i].cpus));
+		if (!c)
 			return -ENOMEM;
-		wq_cpuset_and(c->cpus, t->nodes[i].cpus);
-		wq_cpuset_andnot(rest, c->cpus);
-		c->limit = m * (long)wq_cpuset_count(c->cpus);
+		if (c->cpus) {
+			if (wq_cpuset_copy(c->cpus, rest) < 0)
+				return -ENOMEM;
+			wq_cpuset_and(c->cpus, t->nodes[i].cpus);
+		}
+		wq_cpuset_andnot(rest, t->nodes[i].cpus);
 	}
 	if (!wq_cpuset_is_empty(rest)) {
 		struct wq_counter *c = add_counter(ex, -1, m * (long)wq_cpuset_count(rest));
 
-		if (!c || wq_cpuset_copy(c->cpus, rest) < 0)
+		if (!c || (c->cpus && wq_cpuset_copy(c->cpus, rest) < 0))
 			return -ENOMEM;
 	}
 	return 0;
@@ -298,7 +305,8 @@ struct c_ctx {
 	struct wq_topo *t;
 	struct wq_pods *pods;
 	struct wq_explain *ex;
-	struct wq_cpuset *eo, *p;
+	const struct wq_cpuset *eo;
+	struct wq_cpuset *p;
 	long total;
 	int e_idx; /* the counter of P = E, once found; -1 before */
 };
@@ -309,6 +317,7 @@ static int pod_charge(struct c_ctx *cc, int pod)
 	struct wq_explain *ex = cc->ex;
 	struct wq_topo *t = cc->t;
 	long m = ex->max_active, mn = ex->min_active;
+	const struct wq_cpuset *pc = ex->effective;
 	struct wq_counter *c;
 	bool is_e;
 	int counter;
@@ -321,15 +330,13 @@ static int pod_charge(struct c_ctx *cc, int pod)
 	is_e = pod < 0 || !wq_cpuset_intersects(cc->pods->pod[pod].cpus, cc->eo);
 	if (is_e && cc->e_idx >= 0)
 		return cc->e_idx;
-	if (is_e) {
-		if (wq_cpuset_copy(cc->p, ex->effective) < 0)
-			return -ENOMEM;
-	} else {
+	if (!is_e) {
 		if (wq_cpuset_copy(cc->p, cc->pods->pod[pod].cpus) < 0)
 			return -ENOMEM;
 		wq_cpuset_and(cc->p, ex->effective);
+		pc = cc->p;
 	}
-	counter = pod_counter(t, cc->p);
+	counter = pod_counter(t, pc);
 	c = find_counter(ex, counter);
 	if (!c) {
 		long lim = m;
@@ -355,14 +362,14 @@ static int pod_charge(struct c_ctx *cc, int pod)
 
 static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
-	_cleanup_cpuset_ struct wq_cpuset *eo = wq_cpuset_dup(ex->effective);
+	_cleanup_cpuset_ struct wq_cpuset *own_eo = NULL;
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
 	_cleanup_free_ int *pod_idx = NULL;
 	int scope = wq_scope_from_name(ex->scope), nopod_idx = -1;
-	struct c_ctx cc = {.t = t, .ex = ex, .eo = eo, .p = p, .e_idx = -1};
+	struct c_ctx cc = {.t = t, .ex = ex, .eo = ex->effective, .p = p, .e_idx = -1};
 
-	if (!eo || !p || !rest)
+	if (!p || !rest)
 		return -ENOMEM;
 	if (scope < 0) {
 		ex->why = "the pods of this affinity scope are not modelled";
@@ -372,8 +379,14 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	if (!wq_ctx_topo_pods(ctx, scope))
 		return -EIO;
 	cc.pods = &t->pods[scope];
-	wq_cpuset_and(eo, t->online);
-	cc.total = wq_cpuset_count(eo);
+	/* the online CPUs of E: E itself when all of them are online */
+	if (!wq_cpuset_subset(ex->effective, t->online)) {
+		if (!(own_eo = wq_cpuset_dup(ex->effective)))
+			return -ENOMEM;
+		wq_cpuset_and(own_eo, t->online);
+		cc.eo = own_eo;
+	}
+	cc.total = wq_cpuset_count(cc.eo);
 
 	if (cc.pods->nr <= 256) {
 		/*
@@ -382,27 +395,32 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 		 * P = E, as CPUs of no pod do: its CPUs stay in rest, charged with
 		 * them below (a one-node mask on 32 nodes visits one pod, not 32).
 		 */
-		_cleanup_cpuset_ struct wq_cpuset *q = wq_cpuset_new();
+		_cleanup_cpuset_ struct wq_cpuset *q = ex->brief ? NULL : wq_cpuset_new();
 
-		if (!q)
+		if (!ex->brief && !q)
 			return -ENOMEM;
 		for (int i = 0; i < cc.pods->nr; i++) {
 			int idx;
 
-			if (!wq_cpuset_intersects(cc.pods->pod[i].cpus, eo) ||
+			if (!wq_cpuset_intersects(cc.pods->pod[i].cpus, cc.eo) ||
 			    !wq_cpuset_intersects(cc.pods->pod[i].cpus, issuing))
 				continue;
-			if ((idx = pod_charge(&cc, i)) < 0 || wq_cpuset_copy(q, cc.pods->pod[i].cpus) < 0)
+			if ((idx = pod_charge(&cc, i)) < 0)
+				return -ENOMEM;
+			/* rest holds only issuing CPUs: less the pod's is less the pod */
+			wq_cpuset_andnot(rest, cc.pods->pod[i].cpus);
+			if (ex->brief)
+				continue;
+			if (wq_cpuset_copy(q, cc.pods->pod[i].cpus) < 0)
 				return -ENOMEM;
 			wq_cpuset_and(q, issuing);
-			wq_cpuset_andnot(rest, q);
 			if (wq_cpuset_or(ex->counters[idx].cpus, q) < 0)
 				return -ENOMEM;
 		}
 		if (!wq_cpuset_is_empty(rest)) {
 			int idx = pod_charge(&cc, -1);
 
-			if (idx < 0 || wq_cpuset_or(ex->counters[idx].cpus, rest) < 0)
+			if (idx < 0 || (!ex->brief && wq_cpuset_or(ex->counters[idx].cpus, rest) < 0))
 				return -ENOMEM;
 		}
 		return 0;
@@ -419,7 +437,8 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 
 		if (*idx < 0 && (*idx = pod_charge(&cc, pod)) < 0)
 			return -ENOMEM;
-		wq_cpuset_set(ex->counters[*idx].cpus, (unsigned int)cpu);
+		if (!ex->brief && wq_cpuset_set(ex->counters[*idx].cpus, (unsigned int)cpu) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -456,18 +475,24 @@ static int issuing_from(struct wq_explain *ex, struct wq_topo *t, const struct w
 /* The model of one key; ex holds era, why and max_active on entry. */
 static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k, struct wq_explain *ex)
 {
-	_cleanup_cpuset_ struct wq_cpuset *issuing = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *own = NULL; /* issuing, when the what-if narrows it */
+	const struct wq_cpuset *issuing, *g;
 	int r;
 
 	ex->effective = wq_cpuset_new();
-	if (!issuing || !ex->effective)
+	if (!ex->effective)
 		return -ENOMEM;
 	if (!k->unbound) {
 		/* Per-cpu: one pool per CPU, each with max_active, every era. */
-		wq_cpuset_copy(issuing, t->online);
-		if (k->from)
-			wq_cpuset_and(issuing, k->from);
-		wq_cpuset_copy(ex->effective, t->online);
+		issuing = t->online;
+		if (k->from) {
+			if (!(own = wq_cpuset_dup(t->online)))
+				return -ENOMEM;
+			wq_cpuset_and(own, k->from);
+			issuing = own;
+		}
+		if (wq_cpuset_copy(ex->effective, t->online) < 0)
+			return -ENOMEM;
 		r = model_b(t, issuing, ex);
 		if (r < 0)
 			return r;
@@ -477,20 +502,28 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 		goto sum;
 	}
 
-	r = wq_root_cpumask(ctx, issuing);
+	r = wq_root_cpumask_get(ctx, &g);
 	if (r < 0)
 		return r;
-	r = k->req ? wq_effective_cpus(ctx, k->req, ex->effective) : wq_cpuset_copy(ex->effective, issuing);
+	r = k->req ? wq_effective_cpus(ctx, k->req, ex->effective) : wq_cpuset_copy(ex->effective, g);
 	if (r < 0)
 		return r;
-	if (k->req && !wq_cpuset_intersects(k->req, issuing))
+	if (k->req && !wq_cpuset_intersects(k->req, g))
 		note(ex, "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
-	wq_cpuset_and(issuing, t->online);
+	if (!ctx->models->queuers) {
+		if (!(ctx->models->queuers = wq_cpuset_dup(g)))
+			return -ENOMEM;
+		wq_cpuset_and(ctx->models->queuers, t->online);
+	}
+	issuing = ctx->models->queuers;
 	if (k->from) {
-		r = issuing_from(ex, t, k->from, issuing);
+		if (!(own = wq_cpuset_dup(issuing)))
+			return -ENOMEM;
+		r = issuing_from(ex, t, k->from, own);
 		if (r < 0)
 			return r;
+		issuing = own;
 	}
 	copy_str(ex->scope, sizeof(ex->scope), k->scope);
 
@@ -504,9 +537,8 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 		ex->ordered = true;
 		struct wq_counter *c = add_counter(ex, -1, 1);
 
-		if (!c)
+		if (!c || (c->cpus && wq_cpuset_copy(c->cpus, issuing) < 0))
 			return -ENOMEM;
-		wq_cpuset_copy(c->cpus, issuing);
 		note(ex,
 		     "created unbound with max_active 1: implicitly ordered on kernels up to 6.8, one item at a time; "
 		     "writing max_active removes the ordering");
@@ -531,7 +563,7 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 	if (r < 0)
 		return r;
 sum:
-	if (ex->ncounters > 1)
+	if (ex->ncounters > 1 && !ex->brief)
 		qsort(ex->counters, (size_t)ex->ncounters, sizeof(*ex->counters), counter_sort);
 	ex->max_inflight = 0;
 	for (int i = 0; i < ex->ncounters; i++)
@@ -577,7 +609,8 @@ static uint64_t req_hash(struct wq_model_cache *mc, const struct wq_cpuset *req)
 
 static uint64_t key_hash(struct wq_model_cache *mc, const struct model_key *k)
 {
-	const int v[] = {k->unbound, k->ordered, k->max_active, k->min_active, k->min_lowered, k->numa, k->strict};
+	const int v[] = {k->full,	k->unbound,	k->ordered, k->max_active,
+			 k->min_active, k->min_lowered, k->numa,    k->strict};
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
@@ -600,9 +633,9 @@ static bool set_eq(const struct wq_cpuset *a, const struct wq_cpuset *b)
 
 static bool key_eq(const struct model_key *a, const struct model_key *b)
 {
-	return a->unbound == b->unbound && a->ordered == b->ordered && a->max_active == b->max_active &&
-	       a->min_active == b->min_active && a->min_lowered == b->min_lowered && a->numa == b->numa &&
-	       a->strict == b->strict && streq(a->scope, b->scope) && set_eq(a->req, b->req) &&
+	return a->full == b->full && a->unbound == b->unbound && a->ordered == b->ordered &&
+	       a->max_active == b->max_active && a->min_active == b->min_active && a->min_lowered == b->min_lowered &&
+	       a->numa == b->numa && a->strict == b->strict && streq(a->scope, b->scope) && set_eq(a->req, b->req) &&
 	       set_eq(a->from, b->from);
 }
 
@@ -650,6 +683,7 @@ void wq_explain_forget(struct wq_ctx *ctx)
 			model_free(m);
 		}
 	wq_cpuset_free(ctx->models->hashed);
+	wq_cpuset_free(ctx->models->queuers);
 	free(ctx->models);
 	ctx->models = NULL;
 }
@@ -686,6 +720,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	m->k.req = m->req = k->req ? wq_cpuset_hold(k->req) : NULL;
 	m->k.from = m->from = k->from ? wq_cpuset_dup(k->from) : NULL;
 	memcpy(&m->ex, pre, offsetof(struct wq_explain, notes)); /* pre has no notes */
+	m->ex.brief = !k->full;
 	*err = (k->req && !m->req) || (k->from && !m->from) ? -ENOMEM : model(ctx, t, &m->k, &m->ex);
 	if (*err < 0) {
 		model_free(m);
@@ -698,10 +733,10 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 
 /* The cached model of a workqueue (NULL, *err 0: none, ex says why), without copying it. */
 static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi,
-				     struct wq_explain *ex, int *err)
+				     bool full, struct wq_explain *ex, int *err)
 {
 	struct wq_topo *t = wq_ctx_topo(ctx);
-	struct model_key k = {.unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
+	struct model_key k = {.full = full, .unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
 
 	*err = 0;
 	/* not the notes (6 KB): nnotes is 0, and a lookup per workqueue would clear them for nothing */
@@ -758,7 +793,7 @@ static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *w
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
 {
 	int r;
-	const struct wq_model *m = lookup(ctx, wq, wi, ex, &r);
+	const struct wq_model *m = lookup(ctx, wq, wi, true, ex, &r);
 
 	if (m)
 		return explain_copy(ex, &m->ex);
@@ -770,13 +805,16 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex)
 {
 	int r;
-	const struct wq_model *m = lookup(ctx, wq, wi, ex, &r);
+	const struct wq_model *m = lookup(ctx, wq, wi, false, ex, &r);
 
 	if (m) {
-		*ex = m->ex;
+		/* the figures, not the notes (6 KB) */
+		memcpy(ex, &m->ex, offsetof(struct wq_explain, notes));
 		ex->counters = NULL;
 		ex->ncounters = ex->counters_cap = 0;
 		ex->effective = NULL;
+		ex->brief = false;
+		ex->nnotes = 0;
 	}
 	return r;
 }
@@ -785,7 +823,7 @@ long wq_explain_max_inflight(struct wq_ctx *ctx, const struct wq_info *wq)
 {
 	struct wq_explain pre;
 	int r;
-	const struct wq_model *m = lookup(ctx, wq, NULL, &pre, &r);
+	const struct wq_model *m = lookup(ctx, wq, NULL, false, &pre, &r);
 
 	return m ? m->ex.max_inflight : -1;
 }

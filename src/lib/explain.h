@@ -33,6 +33,7 @@ struct wq_explain {
 	struct wq_cpuset *effective; /* E = requested & root mask, or the root mask */
 	int ncounters, counters_cap;
 	struct wq_counter *counters;
+	bool brief; /* figures only: no notes, counters without CPU sets (models for show and check) */
 	int nnotes;
 	char notes[WQ_EXPLAIN_NOTES][512];
 };
@@ -54,8 +55,9 @@ struct wq_whatif {
 int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 void wq_explain_clear(struct wq_explain *ex);
 /*
- * wq_explain() without the CPU sets (counters and effective are NULL, the
- * figures and notes are there): what a check of thousands needs.
+ * wq_explain()'s figures alone (no notes; counters and effective are NULL):
+ * what a check of thousands needs. Its models are computed without notes
+ * and counter CPU sets, and kept apart from wq_explain()'s.
  */
 int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 /* wq_explain()'s max_inflight alone, without a copy of the model: -1 when unknown or on error. */

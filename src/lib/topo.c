@@ -145,11 +145,16 @@ static int node_cmp(const void *a, const void *b)
 
 static int add_node(struct wq_topo *t, int id, struct wq_cpuset *cpus)
 {
-	struct wq_node *n = realloc(t->nodes, sizeof(*n) * (size_t)(t->nr_nodes + 1));
+	int nr = t->nr_nodes;
 
-	if (!n)
-		return -ENOMEM;
-	t->nodes = n;
+	/* room for 4, then doubling at each power of two: 32 nodes, 4 reallocations */
+	if (nr == 0 || (nr >= 4 && !(nr & (nr - 1)))) {
+		struct wq_node *n = realloc(t->nodes, sizeof(*n) * (size_t)(nr ? 2 * nr : 4));
+
+		if (!n)
+			return -ENOMEM;
+		t->nodes = n;
+	}
 	t->nodes[t->nr_nodes].id = id;
 	t->nodes[t->nr_nodes].cpus = cpus;
 	t->nr_nodes++;
@@ -248,10 +253,13 @@ static int nodes_from_libnuma(struct wq_topo *t)
 int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz)
 {
 	struct wq_topo *t = calloc(1, sizeof(*t));
+	_cleanup_cpuset_ struct wq_cpuset *in_node = wq_cpuset_new(); /* CPUs of some node */
 	int r, last;
 
-	if (!t)
+	if (!t || !in_node) {
+		free(t);
 		return -ENOMEM;
+	}
 	t->possible = wq_cpuset_new();
 	t->online = wq_cpuset_new();
 	t->isolated = wq_cpuset_new();
@@ -312,11 +320,14 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 		r = -ENOMEM;
 		goto fail;
 	}
-	for (unsigned int i = 0; i < t->nr_cpu_ids; i++)
-		t->cpu_node[i] = -1;
 	/* from the highest node down: a CPU a broken tree puts in two nodes stays in the lower one */
-	for (int i = t->nr_nodes - 1; i >= 0; i--)
+	for (int i = t->nr_nodes - 1; i >= 0; i--) {
 		wq_cpuset_store(t->nodes[i].cpus, t->cpu_node, t->nr_cpu_ids, t->nodes[i].id);
+		if ((r = wq_cpuset_or(in_node, t->nodes[i].cpus)) < 0)
+			goto fail;
+	}
+	/* -1: in no node (the table's other entries, not all 8,192 set first) */
+	wq_cpuset_store_absent(in_node, t->cpu_node, t->nr_cpu_ids, -1);
 	why[0] = '\0';
 	*out = t;
 	return 0;
@@ -365,6 +376,9 @@ int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu)
 
 const struct wq_node *wq_topo_node(const struct wq_topo *t, int id)
 {
+	/* sorted by id: without gaps in the ids, node id is at index id */
+	if (id >= 0 && id < t->nr_nodes && t->nodes[id].id == id)
+		return &t->nodes[id];
 	for (int i = 0; i < t->nr_nodes; i++)
 		if (t->nodes[i].id == id)
 			return &t->nodes[i];
@@ -615,7 +629,9 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 		if (!t->cpu_pods && !(t->cpu_pods = malloc(sizeof(int) * WQ_SCOPE_NR * t->nr_cpu_ids)))
 			return -ENOMEM;
 		t->pods[s].cpu_pod = t->cpu_pods + (size_t)s * t->nr_cpu_ids;
-		memset(t->pods[s].cpu_pod, 0xff, sizeof(int) * t->nr_cpu_ids); /* -1: no pod */
+		/* -1: no pod; build_scope() gives every possible CPU its pod, so only gaps need it */
+		if (wq_cpuset_count(t->possible) != t->nr_cpu_ids)
+			memset(t->pods[s].cpu_pod, 0xff, sizeof(int) * t->nr_cpu_ids);
 		r = build_scope(root, t, s, t->pods[s].cpu_pod, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);

@@ -215,12 +215,71 @@ void wq_info_clear(struct wq_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/*
+ * The distinct cpumask texts and their sets (up to MASK_MEMO; past that the
+ * oldest entry gives way). A workqueue's mask is compared with the entry
+ * of the one before it, which is most often the same; otherwise it is
+ * hashed and looked up: a machine with 32 nodes has a mask per node, and
+ * workqueues in name order go from one to another.
+ */
+#define MASK_MEMO 64
+
+struct mask_entry {
+	char *raw; /* a shared text */
+	size_t len;
+	uint64_t hash;
+	struct wq_cpuset *set; /* held */
+};
+
+struct wq_mask_memo {
+	int n, last, next; /* entries, the one found last, the one to replace when full */
+	const char *read; /* the text read_mask() found new, and its hash, for parse_mask() */
+	uint64_t read_hash;
+	struct mask_entry e[MASK_MEMO];
+};
+
+static uint64_t load64(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	return w;
+}
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+	const uint64_t p = UINT64_C(0x100000001b3);
+	uint64_t h0 = UINT64_C(0xcbf29ce484222325), h1 = 1, h2 = 2, h3 = 3;
+	size_t i = 0;
+
+	/*
+	 * FNV-1a over 8-byte words in four lanes, 32 bytes a step (2.3 KB at
+	 * 8,192 CPUs): equal texts have equal hashes, and a hit is compared in
+	 * full, so a collision costs only a parse.
+	 */
+	for (; i + 32 <= n; i += 32) {
+		h0 = (h0 ^ load64(s + i)) * p;
+		h1 = (h1 ^ load64(s + i + 8)) * p;
+		h2 = (h2 ^ load64(s + i + 16)) * p;
+		h3 = (h3 ^ load64(s + i + 24)) * p;
+	}
+	for (; i < n; i++)
+		h0 = (h0 ^ (unsigned char)s[i]) * p;
+	return ((h0 * p ^ h1) * p ^ h2) * p ^ h3;
+}
+
 void wq_mask_memo_free(struct wq_ctx *ctx)
 {
-	text_unref(ctx->last_mask_raw);
-	ctx->last_mask_raw = NULL;
-	wq_cpuset_free(ctx->last_mask);
-	ctx->last_mask = NULL;
+	struct wq_mask_memo *m = ctx->masks;
+
+	if (!m)
+		return;
+	for (int i = 0; i < m->n; i++) {
+		text_unref(m->e[i].raw);
+		wq_cpuset_free(m->e[i].set);
+	}
+	free(m);
+	ctx->masks = NULL;
 }
 
 /* Strict decimal integer with optional sign; the kernel's %d ignores trailing junk, we do not. */
@@ -319,15 +378,18 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 }
 
 /*
- * Most workqueues share one mask: the text seen last and its set are kept,
- * and the same text again is that text and that set, shared (text_ref,
- * wq_cpuset_ref), not a copy of 2,300 digits (8,192 CPUs) parsed again. The
- * file is read into a buffer on the stack, so that a text like the last one
- * costs no allocation; one longer than any sysfs file gets a copy of its own.
+ * Most workqueues share one mask: the texts seen and their sets are kept
+ * (the memo above), and the same text again is that text and that set,
+ * shared (text_ref, wq_cpuset_ref), not a copy of 2,300 digits (8,192 CPUs)
+ * parsed again. The file is read into a buffer on the stack, so that a
+ * known text costs no allocation; one longer than any sysfs file gets a
+ * copy of its own.
  */
 static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *shared)
 {
 	char buf[4096]; /* a sysfs file holds a page at most */
+	struct wq_mask_memo *m = ctx->masks;
+	uint64_t h = 0;
 	int r = wq_root_read_bytes(ctx->root, path, buf, sizeof(buf));
 
 	*shared = false;
@@ -335,24 +397,46 @@ static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *sha
 		return wq_root_read(ctx->root, path, raw);
 	if (r < 0)
 		return r;
-	/* the last text has no NUL: the same bytes have none either */
-	if (ctx->last_mask_raw && (size_t)r == ctx->last_mask_len && !memcmp(ctx->last_mask_raw, buf, (size_t)r))
-		*raw = text_ref(ctx->last_mask_raw);
-	else if (memchr(buf, '\0', (size_t)r))
+	/* a text of the memo has no NUL: the same bytes have none either */
+	if (m && m->n) {
+		struct mask_entry *e = &m->e[m->last];
+
+		if ((size_t)r == e->len && !memcmp(e->raw, buf, (size_t)r))
+			goto found;
+		h = text_hash(buf, (size_t)r);
+		for (int i = 0; i < m->n; i++) {
+			e = &m->e[i];
+			if (e->hash == h && e->len == (size_t)r && !memcmp(e->raw, buf, (size_t)r)) {
+				m->last = i;
+				goto found;
+			}
+		}
+	}
+	if (memchr(buf, '\0', (size_t)r))
 		return -WQ_ENUL;
-	else if (!(*raw = text_new(buf, (size_t)r)))
+	if (!(*raw = text_new(buf, (size_t)r)))
 		return -ENOMEM;
+	if (m && m->n) {
+		m->read = *raw;
+		m->read_hash = h;
+	}
+	*shared = true;
+	return 0;
+found:
+	*raw = text_ref(m->e[m->last].raw);
 	*shared = true;
 	return 0;
 }
 
 static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpuset **out)
 {
+	struct wq_mask_memo *m = ctx->masks;
+	struct mask_entry *e;
 	struct wq_cpuset *s;
 	int r;
 
-	if (shared && raw == ctx->last_mask_raw) {
-		*out = wq_cpuset_ref(ctx->last_mask);
+	if (shared && m && m->n && raw == m->e[m->last].raw) {
+		*out = wq_cpuset_ref(m->e[m->last].set);
 		return 0;
 	}
 	*out = s = wq_cpuset_new();
@@ -361,10 +445,22 @@ static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpus
 	r = wq_cpuset_parse_hex(s, raw);
 	if (r < 0 || !shared)
 		return r;
-	wq_mask_memo_free(ctx);
-	ctx->last_mask_raw = text_ref(raw);
-	ctx->last_mask_len = strlen(raw);
-	ctx->last_mask = wq_cpuset_ref(s);
+	if (!m && !(m = ctx->masks = calloc(1, sizeof(*m))))
+		return 0; /* parsed, only not kept */
+	if (m->n < MASK_MEMO) {
+		m->last = m->n++;
+	} else {
+		m->last = m->next;
+		m->next = (m->next + 1) % MASK_MEMO;
+		text_unref(m->e[m->last].raw);
+		wq_cpuset_free(m->e[m->last].set);
+	}
+	e = &m->e[m->last];
+	e->raw = text_ref(raw);
+	e->len = strlen(raw);
+	e->hash = raw == m->read ? m->read_hash : text_hash(raw, e->len);
+	m->read = NULL;
+	e->set = wq_cpuset_ref(s);
 	return 0;
 }
 

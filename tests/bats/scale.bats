@@ -116,6 +116,60 @@ inflight() { wq show -r -n -o NAME,MAX_INFLIGHT | awk -v n="$1" '$1 == n { print
 	assert_output --partial "16"
 }
 
+# figures_agree KERNEL: for a mix of workqueues, show's MAX_INFLIGHT (a model
+# without notes or counter CPU sets) is the sum explain -J gives of the
+# limits of the counters it lists, and its own max_inflight
+figures_agree() {
+	scale_tree -c 512 -n 8 -t 2 -l 2 -w 400 -k "$1"
+	wq show -r -n -o NAME,MAX_INFLIGHT >"$BATS_TEST_TMPDIR/all"
+	for n in scale-0 scale-1 scale-2 scale-node0-0 scale-node3-3 scale-node7-7 scale-percpu-7 kcryptd-253:4-1 \
+		kcryptd_io-253:9-1 writeback; do
+		in_all=$(awk -v n="$n" '$1 == n { print $2 }' "$BATS_TEST_TMPDIR/all")
+		wq explain -J "$n" >"$BATS_TEST_TMPDIR/ex.json"
+		read -r sum own < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDIR/ex.json")
+		[ -n "$in_all" ] && [ "$in_all" = "$own" ] && [ "$own" = "$sum" ] ||
+			{ echo "$n ($1): show $in_all, explain $own, its counters $sum"; false; }
+	done
+}
+
+@test "show's figures are explain's, with its counters summed: 6.18 (split across nodes)" {
+	figures_agree 6.18.0
+}
+
+@test "show's figures are explain's, with its counters summed: 6.7 (per CPU) and 6.1 (per node pool)" {
+	figures_agree 6.7.0
+	figures_agree 6.1.0
+}
+
+@test "cpumask texts: 97 distinct masks, more than the 64 a run keeps, each listed as its own" {
+	scale_tree -c 256 -n 4 -w 400
+	W=$(WQDIR)
+	# 200 workqueues of the default mask get CPU (7 i) mod 97 alone, in hex:
+	# in name order the texts repeat, and come back after 64 others
+	ls "$W" | grep '^scale-[0-9]*$' | while read -r n; do [ -e "$W/$n/cpumask" ] && echo "$n"; done |
+		head -200 >"$BATS_TEST_TMPDIR/names"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/names")" = 200 ]
+	python3 - "$W" "$BATS_TEST_TMPDIR/names" >"$BATS_TEST_TMPDIR/want" <<-'PY'
+		import sys
+		w, names = sys.argv[1], open(sys.argv[2]).read().split()
+		for i, n in enumerate(names):
+		    c = 7 * i % 97
+		    words = [(1 << (c - 32 * k)) if 32 * k <= c < 32 * k + 32 else 0 for k in reversed(range(8))]
+		    open(f"{w}/{n}/cpumask", "w").write(",".join("%08x" % x for x in words) + "\n")
+		    print(n, c)
+	PY
+	wq show -r -n -o NAME,CPUS >"$BATS_TEST_TMPDIR/list"
+	while read -r n c; do
+		grep -qx "$n $c" "$BATS_TEST_TMPDIR/list" || { echo "$n: $(grep "^$n " "$BATS_TEST_TMPDIR/list"), want $c"; false; }
+	done <"$BATS_TEST_TMPDIR/want"
+	# the default mask of the others is still the whole machine
+	grep -qx "writeback 0-255" "$BATS_TEST_TMPDIR/list"
+	[ "$(grep -c ' 0-255$' "$BATS_TEST_TMPDIR/list")" -gt 50 ]
+}
+
 @test "apply and verify of a profile on 1,000 workqueues: exact, glob and owner sections" {
 	scale_tree -c 64 -n 4 -w 1000
 	mkdir -p "$BATS_TEST_TMPDIR/p"

@@ -221,8 +221,47 @@ static void model_ops(void)
 	wq_cpuset_free(b);
 }
 
+/* A CPU-to-value table: store() fills the CPUs of a set, store_absent() the others below n, nothing past n. */
+static void tables(void)
+{
+	struct wq_cpuset *s = wq_cpuset_new(), *all = wq_cpuset_new(), *b = wq_cpuset_new();
+	int map[264], good = 0;
+
+	for (int i = 0; i < 264; i++)
+		map[i] = 99;
+	wq_cpuset_parse_list(s, "3,64-127,190,250");
+	wq_cpuset_store(s, map, 200, 7);
+	wq_cpuset_store_absent(s, map, 200, -1);
+	for (int c = 0; c < 200; c++)
+		good += map[c] == (c == 3 || (c >= 64 && c <= 127) || c == 190 ? 7 : -1);
+	ok(good == 200, "CPUs of the set 7, the other 192 of 200 -1 (%d right)", good);
+	good = 0;
+	for (int c = 200; c < 264; c++)
+		good += map[c] == 99;
+	ok(good == 64, "nothing at or past n = 200, CPU 250 of the set included");
+	wq_cpuset_store_absent(s, map, 64, 5);
+	ok(map[3] == 7 && map[0] == 5 && map[63] == 5 && map[64] == 7 && map[65] == 7,
+	   "n = 64: a whole last word, and no word past it");
+	wq_cpuset_zero(s);
+	wq_cpuset_store_absent(s, map, 1, 4);
+	ok(map[0] == 4 && map[1] == 5, "an empty set and n = 1: CPU 0 alone");
+
+	/* counts of whole words (all ones, all zeros) and of mixed ones */
+	wq_cpuset_parse_list(all, "0-8191");
+	ok(wq_cpuset_count(all) == 8192, "8,192 CPUs counted");
+	wq_cpuset_clear(all, 5);
+	wq_cpuset_clear(all, 8191);
+	ok(wq_cpuset_count(all) == 8190, "two cleared: 8,190");
+	wq_cpuset_parse_list(b, "0-63,100,4000-4159");
+	ok(wq_cpuset_count_and(all, b) == 63 + 1 + 160, "and: a word less CPU 5, one CPU, 2.5 words");
+	wq_cpuset_free(s);
+	wq_cpuset_free(all);
+	wq_cpuset_free(b);
+}
+
 int main(void)
 {
+	tables();
 	char *w;
 
 	hex_all(2, "3");
