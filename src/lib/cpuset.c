@@ -189,21 +189,6 @@ void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 	}
 }
 
-static unsigned long word(const struct wq_cpuset *s, size_t i);
-
-void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v)
-{
-	for (size_t w = 0; w * BPL < n; w++) {
-		unsigned int base = (unsigned int)(w * BPL);
-		unsigned long x = ~word(s, w);
-
-		if (n - base < BPL)
-			x &= (1UL << (n - base)) - 1;
-		for (; x; x &= x - 1)
-			map[base + (unsigned int)__builtin_ctzl(x)] = v;
-	}
-}
-
 bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 {
 	for (size_t i = s->lo; i < s->hi; i++)
@@ -223,6 +208,19 @@ int wq_cpuset_last(const struct wq_cpuset *s)
 static unsigned long word(const struct wq_cpuset *s, size_t i)
 {
 	return i >= s->lo && i < s->hi ? s->bits[i] : 0;
+}
+
+void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v)
+{
+	for (size_t w = 0; w * BPL < n; w++) {
+		unsigned int base = (unsigned int)(w * BPL);
+		unsigned long x = ~word(s, w);
+
+		if (n - base < BPL)
+			x &= (1UL << (n - base)) - 1;
+		for (; x; x &= x - 1)
+			map[base + (unsigned int)__builtin_ctzl(x)] = v;
+	}
 }
 
 bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)

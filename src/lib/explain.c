@@ -33,9 +33,8 @@ void wq_explain_clear(struct wq_explain *ex)
 		wq_cpuset_free(ex->counters[i].cpus);
 	free(ex->counters);
 	wq_cpuset_free(ex->effective);
-	/* not the notes (6 KB): nnotes 0 leaves them unread */
+	/* not the notes (6 KB): nnotes, zeroed with the rest, leaves them unread */
 	memset(ex, 0, offsetof(struct wq_explain, notes));
-	ex->nnotes = 0;
 }
 
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)

@@ -629,9 +629,8 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 		if (!t->cpu_pods && !(t->cpu_pods = malloc(sizeof(int) * WQ_SCOPE_NR * t->nr_cpu_ids)))
 			return -ENOMEM;
 		t->pods[s].cpu_pod = t->cpu_pods + (size_t)s * t->nr_cpu_ids;
-		/* -1: no pod; build_scope() gives every possible CPU its pod, so only gaps need it */
-		if (wq_cpuset_count(t->possible) != t->nr_cpu_ids)
-			memset(t->pods[s].cpu_pod, 0xff, sizeof(int) * t->nr_cpu_ids);
+		/* -1: no pod, for the CPUs that are not possible; build_scope() gives every possible CPU its pod */
+		wq_cpuset_store_absent(t->possible, t->pods[s].cpu_pod, t->nr_cpu_ids, -1);
 		r = build_scope(root, t, s, t->pods[s].cpu_pod, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
