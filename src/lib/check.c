@@ -223,15 +223,16 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
  * machines). Only online CPUs count: offline CPUs' pods are not known from
  * sysfs.
  */
-static bool pods_same_uncached(const struct wq_pods *p, const struct wq_cpuset *online, int o)
+static bool pods_same_uncached(struct wq_topo *t, int s, int o)
 {
-	_cleanup_free_ unsigned char *seen = calloc((size_t)p->nr + 1, 1);
+	_cleanup_free_ unsigned char *seen = calloc((size_t)t->pods[s].nr + 1, 1);
+	const int16_t *cpu_pod = wq_topo_pod_table(t, s);
 	int first = -2;
 
-	if (!seen)
+	if (!seen || !cpu_pod)
 		return false;
-	wq_cpuset_for_each (cpu, online) {
-		int pod = p->cpu_pod[cpu];
+	wq_cpuset_for_each (cpu, t->online) {
+		int pod = cpu_pod[cpu];
 
 		if (pod < 0)
 			return false; /* a CPU in no pod of s has its own pod in cpu and system */
@@ -248,7 +249,7 @@ static bool pods_same_uncached(const struct wq_pods *p, const struct wq_cpuset *
 static bool pods_same(struct wq_topo *t, int s, int o)
 {
 	if (!t->scope_same[s])
-		t->scope_same[s] = pods_same_uncached(&t->pods[s], t->online, o) ? 1 : 2;
+		t->scope_same[s] = pods_same_uncached(t, s, o) ? 1 : 2;
 	return t->scope_same[s] == 1;
 }
 

@@ -57,27 +57,44 @@ void wq_cpuset_freep(struct wq_cpuset **s)
 	wq_cpuset_free(*s);
 }
 
-static int grow(struct wq_cpuset *s, unsigned int nbits)
+/* Store words [lo, hi) of s (lo < hi <= the largest set's), keeping the words it holds. */
+static int grow(struct wq_cpuset *s, size_t lo, size_t hi)
 {
-	size_t old = NLONGS(s->nbits), want = NLONGS(nbits);
-	unsigned long *nb;
+	size_t base = s->base, end = s->nbits / BPL, n = end - base, nb = lo, ne = hi, max = NLONGS(WQ_CPUSET_MAX_CPUS);
+	unsigned long *w;
 
-	if (nbits <= s->nbits)
+	if (n && lo >= base && hi <= end)
 		return 0;
-	/*
-	 * A set that grows again at least doubles: a counter that gathers 32
-	 * pods one by one would otherwise be reallocated 32 times.
-	 */
-	if (old && want < 2 * old)
-		want = 2 * old < NLONGS(WQ_CPUSET_MAX_CPUS) ? 2 * old : max_z(want, NLONGS(WQ_CPUSET_MAX_CPUS));
-	if (want > old) {
-		nb = realloc(s->bits, want * sizeof(unsigned long));
-		if (!nb)
-			return -ENOMEM;
-		memset(nb + old, 0, (want - old) * sizeof(unsigned long));
-		s->bits = nb;
+	if (n) {
+		nb = min_z(lo, base);
+		ne = max_z(hi, end);
+		/*
+		 * A set that grows again at least doubles, the way it grows: a
+		 * counter that gathers 32 pods one by one would otherwise be
+		 * reallocated 32 times.
+		 */
+		if (ne - nb < 2 * n) {
+			if (hi > end)
+				ne = min_z(max_z(ne, nb + 2 * n), max);
+			if (ne - nb < 2 * n && lo < base)
+				nb = ne > 2 * n ? min_z(nb, ne - 2 * n) : 0;
+		}
 	}
-	s->nbits = (unsigned int)(want * BPL);
+	w = realloc(s->bits, (ne - nb) * sizeof(unsigned long));
+	if (!w)
+		return -ENOMEM;
+	if (n && base > nb) {
+		memmove(w + (base - nb), w, n * sizeof(unsigned long));
+		memset(w, 0, (base - nb) * sizeof(unsigned long));
+	}
+	if (ne > end || !n) {
+		size_t from = n ? end - nb : 0;
+
+		memset(w + from, 0, (ne - nb - from) * sizeof(unsigned long));
+	}
+	s->bits = w;
+	s->base = (unsigned int)nb;
+	s->nbits = (unsigned int)(ne * BPL);
 	return 0;
 }
 
@@ -98,24 +115,24 @@ int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu)
 
 	if (cpu >= WQ_CPUSET_MAX_CPUS)
 		return -ERANGE;
-	r = grow(s, cpu + 1);
+	r = grow(s, cpu / BPL, cpu / BPL + 1);
 	if (r < 0)
 		return r;
-	s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+	WQ_CPUSET_WORD(s, cpu / BPL) |= 1UL << (cpu % BPL);
 	wq_cpuset_span(s, (unsigned int)(cpu / BPL));
 	return 0;
 }
 
 void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu)
 {
-	if (cpu < s->nbits)
-		s->bits[cpu / BPL] &= ~(1UL << (cpu % BPL));
+	if (WQ_CPUSET_HOLDS(s, cpu))
+		WQ_CPUSET_WORD(s, cpu / BPL) &= ~(1UL << (cpu % BPL));
 }
 
 void wq_cpuset_zero(struct wq_cpuset *s)
 {
 	if (s->hi > s->lo)
-		memset(s->bits + s->lo, 0, (s->hi - s->lo) * sizeof(unsigned long));
+		memset(&WQ_CPUSET_WORD(s, s->lo), 0, (s->hi - s->lo) * sizeof(unsigned long));
 	s->lo = s->hi = 0;
 }
 
@@ -148,7 +165,7 @@ unsigned int wq_cpuset_count(const struct wq_cpuset *s)
 	unsigned int n = 0;
 
 	for (size_t i = s->lo; i < s->hi; i++)
-		n += count_word(s->bits[i]);
+		n += count_word(WQ_CPUSET_WORD(s, i));
 	return n;
 }
 
@@ -158,18 +175,18 @@ unsigned int wq_cpuset_count_and(const struct wq_cpuset *a, const struct wq_cpus
 	size_t hi = a->hi < b->hi ? a->hi : b->hi;
 
 	for (size_t i = a->lo > b->lo ? a->lo : b->lo; i < hi; i++)
-		n += count_word(a->bits[i] & b->bits[i]);
+		n += count_word(WQ_CPUSET_WORD(a, i) & WQ_CPUSET_WORD(b, i));
 	return n;
 }
 
-void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
+void wq_cpuset_store(const struct wq_cpuset *s, int16_t *map, unsigned int n, int16_t v)
 {
 	for (size_t w = s->lo; w < s->hi && w * BPL < n; w++) {
-		unsigned long x = s->bits[w];
+		unsigned long x = WQ_CPUSET_WORD(s, w);
 		unsigned int base = (unsigned int)(w * BPL);
 
 		if (x == ~0UL && base + BPL <= n) {
-			int *m = map + base;
+			int16_t *m = map + base;
 
 			/* four at a time, which -O2 turns into vector stores */
 			for (unsigned int i = 0; i < BPL; i += 4) {
@@ -192,7 +209,7 @@ void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v)
 bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 {
 	for (size_t i = s->lo; i < s->hi; i++)
-		if (s->bits[i])
+		if (WQ_CPUSET_WORD(s, i))
 			return false;
 	return true;
 }
@@ -200,17 +217,17 @@ bool wq_cpuset_is_empty(const struct wq_cpuset *s)
 int wq_cpuset_last(const struct wq_cpuset *s)
 {
 	for (size_t i = s->hi; i-- > s->lo;)
-		if (s->bits[i])
-			return (int)(i * BPL + (BPL - 1 - (unsigned int)__builtin_clzl(s->bits[i])));
+		if (WQ_CPUSET_WORD(s, i))
+			return (int)(i * BPL + (BPL - 1 - (unsigned int)__builtin_clzl(WQ_CPUSET_WORD(s, i))));
 	return -1;
 }
 
 static unsigned long word(const struct wq_cpuset *s, size_t i)
 {
-	return i >= s->lo && i < s->hi ? s->bits[i] : 0;
+	return i >= s->lo && i < s->hi ? WQ_CPUSET_WORD(s, i) : 0;
 }
 
-void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v)
+void wq_cpuset_store_absent(const struct wq_cpuset *s, int16_t *map, unsigned int n, int16_t v)
 {
 	for (size_t w = 0; w * BPL < n; w++) {
 		unsigned int base = (unsigned int)(w * BPL);
@@ -228,8 +245,8 @@ bool wq_cpuset_equal(const struct wq_cpuset *a, const struct wq_cpuset *b)
 	if (a == b)
 		return true;
 	if (a->lo == b->lo && a->hi == b->hi)
-		return a->hi == a->lo ||
-		       !memcmp(a->bits + a->lo, b->bits + a->lo, (a->hi - a->lo) * sizeof(unsigned long));
+		return a->hi == a->lo || !memcmp(&WQ_CPUSET_WORD(a, a->lo), &WQ_CPUSET_WORD(b, a->lo),
+						 (a->hi - a->lo) * sizeof(unsigned long));
 	/* each over its own bounds: either may hold zero words inside them */
 	return wq_cpuset_subset(a, b) && wq_cpuset_subset(b, a);
 }
@@ -238,15 +255,15 @@ uint64_t wq_cpuset_hash(const struct wq_cpuset *s, uint64_t h)
 {
 	/* FNV-1a over the non-zero words and their index: capacity does not matter */
 	for (size_t i = s->lo; i < s->hi; i++)
-		if (s->bits[i])
-			h = (h ^ (uint64_t)s->bits[i] ^ ((uint64_t)i << 1)) * UINT64_C(0x100000001b3);
+		if (WQ_CPUSET_WORD(s, i))
+			h = (h ^ (uint64_t)WQ_CPUSET_WORD(s, i) ^ ((uint64_t)i << 1)) * UINT64_C(0x100000001b3);
 	return h;
 }
 
 bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
 	for (size_t i = a->lo; i < a->hi; i++)
-		if (a->bits[i] & ~word(b, i))
+		if (WQ_CPUSET_WORD(a, i) & ~word(b, i))
 			return false;
 	return true;
 }
@@ -254,7 +271,7 @@ bool wq_cpuset_subset(const struct wq_cpuset *a, const struct wq_cpuset *b)
 bool wq_cpuset_intersects(const struct wq_cpuset *a, const struct wq_cpuset *b)
 {
 	for (size_t i = max_z(a->lo, b->lo); i < min_z(a->hi, b->hi); i++)
-		if (a->bits[i] & b->bits[i])
+		if (WQ_CPUSET_WORD(a, i) & WQ_CPUSET_WORD(b, i))
 			return true;
 	return false;
 }
@@ -265,12 +282,15 @@ int wq_cpuset_copy(struct wq_cpuset *dst, const struct wq_cpuset *src)
 
 	if (dst == src)
 		return 0;
-	r = grow(dst, src->nbits);
-	if (r < 0)
-		return r;
 	wq_cpuset_zero(dst);
-	if (src->hi > src->lo)
-		memcpy(dst->bits + src->lo, src->bits + src->lo, (src->hi - src->lo) * sizeof(unsigned long));
+	if (src->hi > src->lo) {
+		/* room for src's words, not its capacity: a copy of a node's 256 CPUs is 32 bytes, not 1 KB */
+		r = grow(dst, src->lo, src->hi);
+		if (r < 0)
+			return r;
+		memcpy(&WQ_CPUSET_WORD(dst, src->lo), &WQ_CPUSET_WORD(src, src->lo),
+		       (src->hi - src->lo) * sizeof(unsigned long));
+	}
 	dst->lo = src->lo;
 	dst->hi = src->hi;
 	return 0;
@@ -282,11 +302,11 @@ int wq_cpuset_or(struct wq_cpuset *dst, const struct wq_cpuset *src)
 
 	if (src->lo >= src->hi)
 		return 0;
-	r = grow(dst, src->nbits);
+	r = grow(dst, src->lo, src->hi);
 	if (r < 0)
 		return r;
 	for (size_t i = src->lo; i < src->hi; i++)
-		dst->bits[i] |= src->bits[i];
+		WQ_CPUSET_WORD(dst, i) |= WQ_CPUSET_WORD(src, i);
 	wq_cpuset_span(dst, src->lo);
 	wq_cpuset_span(dst, src->hi - 1);
 	return 0;
@@ -301,10 +321,10 @@ void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src)
 		return;
 	}
 	/* dst's words outside src's bounds go; the bounds narrow to both */
-	memset(dst->bits + dst->lo, 0, (lo - dst->lo) * sizeof(unsigned long));
-	memset(dst->bits + hi, 0, (dst->hi - hi) * sizeof(unsigned long));
+	memset(&WQ_CPUSET_WORD(dst, dst->lo), 0, (lo - dst->lo) * sizeof(unsigned long));
+	memset(&WQ_CPUSET_WORD(dst, hi), 0, (dst->hi - hi) * sizeof(unsigned long));
 	for (size_t i = lo; i < hi; i++)
-		dst->bits[i] &= src->bits[i];
+		WQ_CPUSET_WORD(dst, i) &= WQ_CPUSET_WORD(src, i);
 	dst->lo = (unsigned int)lo;
 	dst->hi = (unsigned int)hi;
 }
@@ -312,7 +332,7 @@ void wq_cpuset_and(struct wq_cpuset *dst, const struct wq_cpuset *src)
 void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src)
 {
 	for (size_t i = max_z(dst->lo, src->lo); i < min_z(dst->hi, src->hi); i++)
-		dst->bits[i] &= ~src->bits[i];
+		WQ_CPUSET_WORD(dst, i) &= ~WQ_CPUSET_WORD(src, i);
 }
 
 static int parse_uint(const char **p, unsigned int *out)
@@ -368,7 +388,7 @@ int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
 		}
 		if (b >= WQ_CPUSET_MAX_CPUS)
 			return -ERANGE;
-		r = grow(s, b + 1);
+		r = grow(s, a / BPL, b / BPL + 1);
 		if (r < 0)
 			return r;
 		if (stride == 1) {
@@ -377,13 +397,13 @@ int wq_cpuset_parse_list(struct wq_cpuset *s, const char *str)
 				unsigned int w = c / BPL, lo = c % BPL, hi = b / BPL == w ? b % BPL : BPL - 1;
 				unsigned long m = (hi - lo + 1 == BPL) ? ~0UL : ((1UL << (hi - lo + 1)) - 1) << lo;
 
-				s->bits[w] |= m;
+				WQ_CPUSET_WORD(s, w) |= m;
 				wq_cpuset_span(s, w);
 				c = w * BPL + hi + 1;
 			}
 		} else {
 			for (unsigned int c = a; c <= b; c += stride) {
-				s->bits[c / BPL] |= 1UL << (c % BPL);
+				WQ_CPUSET_WORD(s, c / BPL) |= 1UL << (c % BPL);
 				wq_cpuset_span(s, (unsigned int)(c / BPL));
 			}
 		}
@@ -458,9 +478,9 @@ static inline __attribute__((always_inline)) int put_word(struct wq_cpuset *s, u
 		return 0;
 	if (bit + (unsigned int)(31 - __builtin_clz(v)) >= WQ_CPUSET_MAX_CPUS)
 		return -ERANGE;
-	if (bit + 32 > s->nbits && grow(s, bit + 32) < 0)
+	if (!WQ_CPUSET_HOLDS(s, bit) && grow(s, bit / BPL, bit / BPL + 1) < 0)
 		return -ENOMEM;
-	s->bits[bit / BPL] |= (unsigned long)v << (bit % BPL);
+	WQ_CPUSET_WORD(s, bit / BPL) |= (unsigned long)v << (bit % BPL);
 	wq_cpuset_span(s, (unsigned int)(bit / BPL));
 	return 0;
 }
@@ -489,7 +509,7 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	{
 		size_t len = (size_t)(end - start), need = grouped ? (len + 8) / 9 * 32 : len * 4;
 
-		r = grow(s, need < WQ_CPUSET_MAX_CPUS ? (unsigned int)need : WQ_CPUSET_MAX_CPUS);
+		r = grow(s, 0, NLONGS(need < WQ_CPUSET_MAX_CPUS ? need : WQ_CPUSET_MAX_CPUS));
 		if (r < 0)
 			return r;
 	}
@@ -589,7 +609,7 @@ char *wq_cpuset_format_list(const struct wq_cpuset *s)
 
 		/* the run's end, a word at a time */
 		for (unsigned int w = (unsigned int)c / BPL; w < s->hi; w++) {
-			unsigned long inv = ~s->bits[w];
+			unsigned long inv = ~WQ_CPUSET_WORD(s, w);
 
 			if (w == (unsigned int)c / BPL)
 				inv &= ~0UL << (c % BPL);
@@ -681,7 +701,7 @@ static uint32_t chunk_at(const struct wq_cpuset *s, unsigned int bit, unsigned i
 
 	if (w < s->lo || w >= s->hi)
 		return 0;
-	v = (uint32_t)(s->bits[w] >> (bit % BPL));
+	v = (uint32_t)(WQ_CPUSET_WORD(s, w) >> (bit % BPL));
 	if (nr_cpu_ids - bit < 32)
 		v &= (UINT32_C(1) << (nr_cpu_ids - bit)) - 1;
 	return v;

@@ -18,9 +18,15 @@
  * operations run over the words a set can hold: a pod of 256 CPUs is 4
  * words of an 8,192-CPU machine's 128. The bounds only widen when CPUs are
  * added; clearing CPUs may leave zero words inside them.
+ *
+ * Only the words from base up are stored (word w at bits[w - base]), so
+ * that the set of CPUs 7936-8191 takes 32 bytes, not 1 KB: at 8,192 CPUs
+ * the node, pod and counter sets are most of a command's heap, and each
+ * page of it a page fault. [lo, hi) lies within [base, nbits / BPL).
  */
 struct wq_cpuset {
-	unsigned int nbits; /* capacity in bits */
+	unsigned int nbits; /* the end of the stored words, in bits */
+	unsigned int base; /* the first word stored */
 	unsigned int lo, hi; /* the words that may hold CPUs */
 	unsigned int refs; /* holders besides the first (wq_cpuset_ref) */
 	unsigned long *bits;
@@ -42,6 +48,10 @@ void wq_cpuset_freep(struct wq_cpuset **s);
 #define _cleanup_cpuset_ __attribute__((cleanup(wq_cpuset_freep)))
 
 #define BPL (sizeof(unsigned long) * 8)
+/* Word w of s, stored (within [base, nbits / BPL)). */
+#define WQ_CPUSET_WORD(s, w) ((s)->bits[(w) - (s)->base])
+/* CPU cpu's word is stored. */
+#define WQ_CPUSET_HOLDS(s, cpu) ((cpu) < (s)->nbits && (cpu) / BPL >= (s)->base)
 
 /*
  * The per-CPU accessors are inline: loops over 8,192 CPUs call them once
@@ -63,8 +73,8 @@ int wq_cpuset_set_grow(struct wq_cpuset *s, unsigned int cpu);
 /* Set a CPU, growing the set; 0 or -ENOMEM / -ERANGE (cpu too large). */
 static inline int wq_cpuset_set(struct wq_cpuset *s, unsigned int cpu)
 {
-	if (cpu < s->nbits) {
-		s->bits[cpu / BPL] |= 1UL << (cpu % BPL);
+	if (WQ_CPUSET_HOLDS(s, cpu)) {
+		WQ_CPUSET_WORD(s, cpu / BPL) |= 1UL << (cpu % BPL);
 		wq_cpuset_span(s, (unsigned int)(cpu / BPL));
 		return 0;
 	}
@@ -74,7 +84,7 @@ void wq_cpuset_clear(struct wq_cpuset *s, unsigned int cpu);
 void wq_cpuset_zero(struct wq_cpuset *s);
 static inline bool wq_cpuset_test(const struct wq_cpuset *s, unsigned int cpu)
 {
-	return cpu < s->nbits && (s->bits[cpu / BPL] >> (cpu % BPL)) & 1UL;
+	return WQ_CPUSET_HOLDS(s, cpu) && (WQ_CPUSET_WORD(s, cpu / BPL) >> (cpu % BPL)) & 1UL;
 }
 unsigned int wq_cpuset_count(const struct wq_cpuset *s);
 /* CPUs in both a and b, without building a & b. */
@@ -86,7 +96,7 @@ static inline int wq_cpuset_next(const struct wq_cpuset *s, unsigned int from)
 	if (from < s->lo * BPL)
 		from = (unsigned int)(s->lo * BPL);
 	while (from < s->hi * BPL) {
-		unsigned long w = s->bits[from / BPL] >> (from % BPL);
+		unsigned long w = WQ_CPUSET_WORD(s, from / BPL) >> (from % BPL);
 
 		if (w)
 			return (int)(from + (unsigned int)__builtin_ctzl(w));
@@ -111,9 +121,9 @@ void wq_cpuset_andnot(struct wq_cpuset *dst, const struct wq_cpuset *src);
  * map[cpu] = v for every CPU of s below n: a word at a time, a full word as
  * one fill (the CPU-to-node and CPU-to-pod tables of 8,192 CPUs).
  */
-void wq_cpuset_store(const struct wq_cpuset *s, int *map, unsigned int n, int v);
+void wq_cpuset_store(const struct wq_cpuset *s, int16_t *map, unsigned int n, int16_t v);
 /* map[cpu] = v for every CPU below n that is not in s: what a table's other stores left out. */
-void wq_cpuset_store_absent(const struct wq_cpuset *s, int *map, unsigned int n, int v);
+void wq_cpuset_store_absent(const struct wq_cpuset *s, int16_t *map, unsigned int n, int16_t v);
 
 #define wq_cpuset_for_each(cpu, s)                                                                                     \
 	for (int cpu = wq_cpuset_next((s), 0); cpu >= 0; cpu = wq_cpuset_next((s), (unsigned int)cpu + 1))

@@ -198,6 +198,7 @@ static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct model
 	 * The kernel needs a node for every possible CPU; sysfs lists only
 	 * present CPUs under nodes, so the online ones are what can be checked.
 	 */
+	wq_topo_node_table(t);
 	wq_cpuset_for_each (c, t->online)
 		if (wq_topo_cpu_node(t, (unsigned int)c) < 0)
 			return false;
@@ -231,6 +232,7 @@ static int model_a(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key
 		wq_cpuset_and(x, t->nodes[i].cpus);
 		own[i] = wq_cpuset_intersects(x, t->online) && !wq_cpuset_equal(x, ex->effective);
 	}
+	wq_topo_node_table(t); /* a lookup per CPU */
 	wq_cpuset_for_each (cpu, issuing) {
 		int n = wq_topo_cpu_node(t, (unsigned int)cpu), counter = -1;
 
@@ -365,6 +367,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
 	_cleanup_free_ int *pod_idx = NULL;
+	const int16_t *cpu_pod;
 	int scope = wq_scope_from_name(ex->scope), nopod_idx = -1;
 	struct c_ctx cc = {.t = t, .ex = ex, .eo = ex->effective, .p = p, .e_idx = -1};
 
@@ -426,12 +429,12 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 	}
 	/* many pods (cpu, smt): a CPU at a time, each pod's counter found once */
 	pod_idx = malloc(sizeof(int) * (size_t)cc.pods->nr);
-	if (!pod_idx)
+	if (!pod_idx || !(cpu_pod = wq_topo_pod_table(t, scope)))
 		return -ENOMEM;
 	for (int i = 0; i < cc.pods->nr; i++)
 		pod_idx[i] = -1;
 	wq_cpuset_for_each (cpu, issuing) {
-		int pod = (unsigned int)cpu < t->nr_cpu_ids ? cc.pods->cpu_pod[cpu] : -1;
+		int pod = (unsigned int)cpu < t->nr_cpu_ids ? cpu_pod[cpu] : -1;
 		int *idx = pod >= 0 ? &pod_idx[pod] : &nopod_idx;
 
 		if (*idx < 0 && (*idx = pod_charge(&cc, pod)) < 0)

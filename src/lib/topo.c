@@ -17,6 +17,27 @@ static const char *const scope_names[WQ_SCOPE_NR] = {
     [WQ_SCOPE_NUMA] = "numa", [WQ_SCOPE_SYSTEM] = "system",
 };
 
+const int16_t *wq_topo_pod_table(struct wq_topo *t, int s)
+{
+	struct wq_pods *p = &t->pods[s];
+
+	if (p->cpu_pod || !t->pods_done[s])
+		return p->cpu_pod;
+	/*
+	 * 16 KB at 8,192 CPUs, from the heap: a block of every scope's tables
+	 * (160 KB of int) was mapped and unmapped on its own. Without
+	 * fastbins (main.c) freeing the tables apart makes no
+	 * malloc_consolidate sweep.
+	 */
+	if (!(p->cpu_pod = malloc(sizeof(int16_t) * t->nr_cpu_ids)))
+		return NULL;
+	/* -1: no pod, for the CPUs that are not possible; the pods hold every possible CPU */
+	wq_cpuset_store_absent(t->possible, p->cpu_pod, t->nr_cpu_ids, -1);
+	for (int i = 0; i < p->nr; i++)
+		wq_cpuset_store(p->pod[i].cpus, p->cpu_pod, t->nr_cpu_ids, (int16_t)i);
+	return p->cpu_pod;
+}
+
 const char *wq_scope_name(enum wq_scope s)
 {
 	return s < WQ_SCOPE_NR ? scope_names[s] : NULL;
@@ -74,13 +95,36 @@ static void node_path(char *buf, size_t size, const char *name, const char *tail
 }
 
 /* Read a CPU list file, or its hex twin when only the map exists. */
+/*
+ * A CPU file's text in buf, or, past size, in *heap: at 8,192 CPUs the
+ * topology reads a list for every node and cache, and a block from malloc
+ * for each cost more than the list's parse.
+ */
+static int read_text(const struct wq_root *root, const char *rel, char *buf, size_t size, char **heap, const char **out)
+{
+	int r = wq_root_read_buf(root, rel, buf, size);
+
+	if (r >= 0) {
+		*out = buf;
+		return 0;
+	}
+	if (r != -EOVERFLOW)
+		return r;
+	r = wq_root_read(root, rel, heap);
+	if (r == 0)
+		*out = *heap;
+	return r;
+}
+
 static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
 {
-	_cleanup_free_ char *s = NULL;
+	_cleanup_free_ char *heap = NULL;
+	char buf[4096];
+	const char *s = "";
 	int r;
 
 	if (list) {
-		r = wq_root_read(root, list, &s);
+		r = read_text(root, list, buf, sizeof(buf), &heap, &s);
 		if (r == 0) {
 			if (is_null_mask(s)) {
 				wq_cpuset_zero(out);
@@ -94,7 +138,7 @@ static int read_cpus(const struct wq_root *root, const char *list, const char *m
 	}
 	if (!map)
 		return -ENOENT;
-	r = wq_root_read(root, map, &s);
+	r = read_text(root, map, buf, sizeof(buf), &heap, &s);
 	if (r < 0)
 		return r;
 	if (is_null_mask(s)) {
@@ -177,7 +221,7 @@ static int nodes_from_tree(const struct wq_root *root, struct wq_topo *t, char *
 		if (strncmp(de->d_name, "node", 4) || !isdigit((unsigned char)de->d_name[4]))
 			continue;
 		id = strtol(de->d_name + 4, &end, 10);
-		if (*end || id > 65535)
+		if (*end || id > INT16_MAX) /* the int16_t CPU-to-node table; MAX_NUMNODES is at most 1,024 */
 			continue;
 		node_path(list, sizeof(list), de->d_name, "cpulist");
 		node_path(map, sizeof(map), de->d_name, "cpumap");
@@ -253,10 +297,9 @@ static int nodes_from_libnuma(struct wq_topo *t)
 int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz)
 {
 	struct wq_topo *t = calloc(1, sizeof(*t));
-	_cleanup_cpuset_ struct wq_cpuset *in_node = wq_cpuset_new(); /* CPUs of some node */
 	int r, last;
 
-	if (!t || !in_node) {
+	if (!t) {
 		free(t);
 		return -ENOMEM;
 	}
@@ -314,20 +357,6 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 		}
 	}
 	qsort(t->nodes, (size_t)t->nr_nodes, sizeof(*t->nodes), node_cmp);
-	/* CPU -> node in one lookup: the models ask it for every CPU (8,192 on the largest machines) */
-	t->cpu_node = malloc(sizeof(int) * t->nr_cpu_ids);
-	if (!t->cpu_node) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	/* from the highest node down: a CPU a broken tree puts in two nodes stays in the lower one */
-	for (int i = t->nr_nodes - 1; i >= 0; i--) {
-		wq_cpuset_store(t->nodes[i].cpus, t->cpu_node, t->nr_cpu_ids, t->nodes[i].id);
-		if ((r = wq_cpuset_or(in_node, t->nodes[i].cpus)) < 0)
-			goto fail;
-	}
-	/* -1: in no node (the table's other entries, not all 8,192 set first) */
-	wq_cpuset_store_absent(in_node, t->cpu_node, t->nr_cpu_ids, -1);
 	why[0] = '\0';
 	*out = t;
 	return 0;
@@ -341,6 +370,7 @@ static void pods_free(struct wq_pods *p)
 	for (int i = 0; i < p->nr; i++)
 		wq_cpuset_free(p->pod[i].cpus);
 	free(p->pod);
+	free(p->cpu_pod);
 	p->pod = NULL;
 	p->cpu_pod = NULL;
 	p->nr = 0;
@@ -360,8 +390,26 @@ void wq_topo_free(struct wq_topo *t)
 	free(t->cpu_node);
 	for (int i = 0; i < WQ_SCOPE_NR; i++)
 		pods_free(&t->pods[i]);
-	free(t->cpu_pods);
 	free(t);
+}
+
+void wq_topo_node_table(struct wq_topo *t)
+{
+	_cleanup_cpuset_ struct wq_cpuset *in_node = wq_cpuset_new(); /* CPUs of some node */
+
+	if (t->cpu_node || !in_node || !(t->cpu_node = malloc(sizeof(*t->cpu_node) * t->nr_cpu_ids)))
+		return;
+	/* from the highest node down: a CPU a broken tree puts in two nodes stays in the lower one, as in the loop */
+	for (int i = t->nr_nodes - 1; i >= 0; i--) {
+		wq_cpuset_store(t->nodes[i].cpus, t->cpu_node, t->nr_cpu_ids, (int16_t)t->nodes[i].id);
+		if (wq_cpuset_or(in_node, t->nodes[i].cpus) < 0) {
+			free(t->cpu_node);
+			t->cpu_node = NULL;
+			return;
+		}
+	}
+	/* -1: in no node (the table's other entries, not all 8,192 set first) */
+	wq_cpuset_store_absent(in_node, t->cpu_node, t->nr_cpu_ids, -1);
 }
 
 int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu)
@@ -555,7 +603,7 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
  * The pods of one scope, as init_pod_type(): a CPU joins the pod of the
  * first lower possible CPU it shares with, else opens a new pod.
  */
-static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int *cpu_pod, struct wq_cpuset *todo,
+static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, struct wq_cpuset *todo,
 		       struct wq_cpuset *g, char *why, size_t whysz)
 {
 	struct wq_pods *p = &t->pods[s];
@@ -572,9 +620,19 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 			return r;
 		wq_cpuset_and(g, t->possible);
 		first = wq_cpuset_next(g, 0);
-		if (first >= 0 && first < cpu && cpu_pod[first] >= 0) {
-			i = cpu_pod[first];
-		} else {
+		/*
+		 * A lower CPU of the group already has its pod: only where
+		 * sibling lists disagree (a group is symmetric, so its CPUs
+		 * join together below). Its pod is found from the last one
+		 * down, as the pods have no CPU table yet.
+		 */
+		i = -1;
+		if (first >= 0 && first < cpu) {
+			i = p->nr - 1;
+			while (i >= 0 && !wq_cpuset_test(p->pod[i].cpus, (unsigned int)first))
+				i--;
+		}
+		if (i < 0) {
 			struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
 
 			if (!np)
@@ -595,7 +653,6 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, int
 		if ((r = wq_cpuset_set(g, (unsigned int)cpu)) < 0 || (r = wq_cpuset_or(pod->cpus, g)) < 0)
 			return r;
 		wq_cpuset_andnot(todo, g);
-		wq_cpuset_store(g, cpu_pod, t->nr_cpu_ids, i);
 	}
 	/* A pod lies in one node when it is a subset of its first CPU's node. */
 	for (int i = 0; i < p->nr; i++) {
@@ -619,19 +676,7 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 
 		if ((scope >= 0 && s != scope) || t->pods_done[s])
 			continue;
-		/*
-		 * The tables of every scope in one block: 192 KB at 8,192 CPUs,
-		 * which glibc maps on its own. Freed as separate 32 KB blocks
-		 * they would join into one large enough to make it sweep every
-		 * small free block first (malloc_consolidate: the thousands a
-		 * table of workqueues leaves at exit).
-		 */
-		if (!t->cpu_pods && !(t->cpu_pods = malloc(sizeof(int) * WQ_SCOPE_NR * t->nr_cpu_ids)))
-			return -ENOMEM;
-		t->pods[s].cpu_pod = t->cpu_pods + (size_t)s * t->nr_cpu_ids;
-		/* -1: no pod, for the CPUs that are not possible; build_scope() gives every possible CPU its pod */
-		wq_cpuset_store_absent(t->possible, t->pods[s].cpu_pod, t->nr_cpu_ids, -1);
-		r = build_scope(root, t, s, t->pods[s].cpu_pod, todo, g, why, whysz);
+		r = build_scope(root, t, s, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
 			return r;

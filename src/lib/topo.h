@@ -7,6 +7,7 @@
 #define WQ_TOPO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cpuset.h"
 #include "root.h"
@@ -34,7 +35,7 @@ struct wq_pod {
 struct wq_pods {
 	int nr;
 	struct wq_pod *pod;
-	int *cpu_pod; /* pod index of each possible CPU (nr_cpu_ids entries; -1 for others) */
+	int16_t *cpu_pod; /* pod index of each possible CPU (nr_cpu_ids entries; -1 for others): wq_topo_pod_table() */
 };
 
 struct wq_topo {
@@ -42,10 +43,17 @@ struct wq_topo {
 	unsigned int nr_cpu_ids; /* highest possible CPU + 1 */
 	int nr_nodes;
 	struct wq_node *nodes; /* sorted by id; CPU-less nodes included */
-	int *cpu_node; /* node id of each possible CPU (nr_cpu_ids entries; -1: none) */
+	/*
+	 * Node id of each possible CPU (nr_cpu_ids entries; -1: none). The
+	 * per-CPU tables are int16_t: node ids stay below the kernel's
+	 * MAX_NUMNODES (1 << NODES_SHIFT, at most 1,024) and pod indexes below
+	 * the 8,192 CPUs, and at 8,192 CPUs a table is 4 pages, not 8. Built
+	 * when asked (wq_topo_node_table()): a model that looks a CPU up per
+	 * node or pod tests the 32 nodes' sets instead of faulting 4 pages in.
+	 */
+	int16_t *cpu_node;
 	bool numa_from_libnuma;
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
-	int *cpu_pods; /* one block for the pods' cpu_pod tables, WQ_SCOPE_NR * nr_cpu_ids */
 	bool pods_done[WQ_SCOPE_NR];
 	signed char scope_same[WQ_SCOPE_NR]; /* check.c: 0 not yet, 1 same pods as its coarser scope, 2 not */
 };
@@ -56,8 +64,10 @@ struct wq_topo {
  */
 int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **out, char *why, int whysz);
 void wq_topo_free(struct wq_topo *t);
-/* Node of a CPU, or -1. */
+/* Node of a CPU, or -1: from the table once built, else a test per node. */
 int wq_topo_cpu_node(const struct wq_topo *t, unsigned int cpu);
+/* The CPU-to-node table, for loops over every CPU (left out when memory is short: lookups test the nodes). */
+void wq_topo_node_table(struct wq_topo *t);
 /* The node with this id, or NULL. */
 const struct wq_node *wq_topo_node(const struct wq_topo *t, int id);
 /* Online CPUs that are not isolated (isolcpus=) nor nohz_full. 0 or -ENOMEM. */
@@ -68,6 +78,8 @@ int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out);
  * be read (a missing one is not an error: the kernel's fallbacks apply).
  */
 int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz);
+/* Scope s's CPU-to-pod table, built on the first call after its pods; NULL: no pods yet, or out of memory. */
+const int16_t *wq_topo_pod_table(struct wq_topo *t, int s);
 const char *wq_scope_name(enum wq_scope s);
 /* Scope by name, or -1. */
 int wq_scope_from_name(const char *name);

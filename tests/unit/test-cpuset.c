@@ -164,6 +164,17 @@ static void model_ops(void)
 		unsigned int both = 0;
 		int op = (int)rnd(7);
 
+		/* now and then a new, empty set: its words are stored from the first it gets, then grow both ways */
+		if (!rnd(8)) {
+			wq_cpuset_free(a);
+			a = wq_cpuset_new();
+			memset(ma, 0, MODEL_CPUS);
+		}
+		if (!rnd(8)) {
+			wq_cpuset_free(b);
+			b = wq_cpuset_new();
+			memset(mb, 0, MODEL_CPUS);
+		}
 		model_fill(a, ma);
 		model_fill(b, mb);
 		for (int c = 0; c < MODEL_CPUS; c++) {
@@ -221,11 +232,47 @@ static void model_ops(void)
 	wq_cpuset_free(b);
 }
 
+/* A set stores the words from its lowest CPU's, and grows down as well as up, keeping its CPUs. */
+static void storage(void)
+{
+	struct wq_cpuset *s = wq_cpuset_new(), *d = wq_cpuset_new();
+	char *l;
+
+	wq_cpuset_parse_list(s, "7936-8191");
+	ok(s->base == 7936 / BPL && s->nbits == 8192, "CPUs 7936-8191: words %u-%u stored (%zu bytes)", s->base,
+	   (unsigned int)(s->nbits / BPL - 1), (s->nbits / BPL - s->base) * sizeof(unsigned long));
+	wq_cpuset_set(s, 5);
+	l = wq_cpuset_format_list(s);
+	ok(l && !strcmp(l, "5,7936-8191") && s->base == 0, "CPU 5 added below: %s, from word %u", l ? l : "?", s->base);
+	free(l);
+	wq_cpuset_parse_list(d, "4000-4100");
+	wq_cpuset_or(d, s);
+	l = wq_cpuset_format_list(d);
+	ok(l && !strcmp(l, "5,4000-4100,7936-8191"), "or of sets stored from different words: %s", l ? l : "?");
+	free(l);
+	wq_cpuset_free(s);
+	s = wq_cpuset_new();
+	wq_cpuset_parse_list(s, "4032-4095");
+	ok(wq_cpuset_subset(s, d) && !wq_cpuset_subset(d, s) && wq_cpuset_count_and(s, d) == 64,
+	   "a one-word set against a wider one: subset, count of both");
+	wq_cpuset_copy(d, s);
+	ok(wq_cpuset_equal(d, s) && d->nbits / BPL - d->base >= 1 && wq_cpuset_count(d) == 64,
+	   "a copy into a set that stores more words is equal");
+	wq_cpuset_set(s, 8191);
+	wq_cpuset_set(s, 0);
+	ok(wq_cpuset_count(s) == 66 && wq_cpuset_test(s, 0) && wq_cpuset_test(s, 8191) && wq_cpuset_test(s, 4032) &&
+	       !wq_cpuset_test(s, 4031),
+	   "grown up, then down, to the whole range: 66 CPUs");
+	wq_cpuset_free(s);
+	wq_cpuset_free(d);
+}
+
 /* A CPU-to-value table: store() fills the CPUs of a set, store_absent() the others below n, nothing past n. */
 static void tables(void)
 {
 	struct wq_cpuset *s = wq_cpuset_new(), *all = wq_cpuset_new(), *b = wq_cpuset_new();
-	int map[264], good = 0;
+	int16_t map[264];
+	int good = 0;
 
 	for (int i = 0; i < 264; i++)
 		map[i] = 99;
@@ -254,6 +301,15 @@ static void tables(void)
 	ok(wq_cpuset_count(all) == 8190, "two cleared: 8,190");
 	wq_cpuset_parse_list(b, "0-63,100,4000-4159");
 	ok(wq_cpuset_count_and(all, b) == 63 + 1 + 160, "and: a word less CPU 5, one CPU, 2.5 words");
+	{
+		/* int16_t tables hold the largest pod index of 8,192 CPUs and -1 */
+		static int16_t big[8192];
+
+		wq_cpuset_store(b, big, 8192, 8191);
+		wq_cpuset_store_absent(b, big, 8192, -1);
+		ok(big[0] == 8191 && big[4159] == 8191 && big[64] == -1 && big[8191] == -1,
+		   "8,192-entry table: pod 8191 on the set's CPUs, -1 elsewhere");
+	}
 	wq_cpuset_free(s);
 	wq_cpuset_free(all);
 	wq_cpuset_free(b);
@@ -262,6 +318,7 @@ static void tables(void)
 int main(void)
 {
 	tables();
+	storage();
 	char *w;
 
 	hex_all(2, "3");
