@@ -28,7 +28,19 @@ setup_file() {
 		3>&- </dev/null >/dev/null 2>&1
 	sleep 0.5
 	tmux -L "$SOCK" send-keys -t "$S" "source /usr/share/bash-completion/bash_completion; source $TOP/completions/wqctl.bash; PS1='$ '" Enter
-	sleep 0.5
+	prompt "$S" '$'
+}
+
+# prompt SESSION PS1: wait (10 s at most) until the shell shows PS1 alone on its last line, so
+# that its set-up line has run: a fixed sleep let a loaded machine type the first case into a
+# zsh still in compinit, at its own prompt
+prompt() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(tmux -L "$SOCK" capture-pane -t "$1" -p | grep -v '^$' | tail -n 1)" = "$2" ] && return 0
+		sleep 0.2
+	done
+	echo "# $1: no '$2' prompt after 10 s" >&3
 }
 
 teardown_file() {
@@ -115,7 +127,7 @@ screen() {
 		3>&- </dev/null >/dev/null 2>&1
 	sleep 0.5
 	tmux -L "$SOCK" send-keys -t "$zs" "fpath=($zf \$fpath); autoload -Uz compinit; compinit -u; PS1='%% '" Enter
-	sleep 1
+	prompt "$zs" '%'
 	S=$zs run screen "wqctl --sysroot $R show -o NAME,C" Tab
 	assert_line "% wqctl --sysroot $R show -o NAME,CPUS"
 	S=$zs run screen "wqctl --sysroot $R set writeback affinity_scope=ca" Tab X
