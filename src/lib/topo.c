@@ -491,8 +491,20 @@ static int leaf_levels(const struct wq_root *root, int cpu, unsigned long long l
 		}
 		levels[k] = (signed char)level; /* level_of(): one digit */
 	}
-	if (!own && leaves >> 63 == 0) {
-		cpu_path(path, sizeof(path), cpu, 64 - __builtin_clzll(leaves), "level");
+	if (own)
+		return 0;
+	/*
+	 * This CPU may have a leaf the other left out: the index past them,
+	 * and any index in a gap between them (cacheinfo skips a leaf whose
+	 * sysfs is disabled), which costs a failed open only where there is a
+	 * gap.
+	 */
+	for (int k = 0; k < 64; k++) {
+		if (leaves & (1ULL << k))
+			continue;
+		if (k > 0 && !(leaves >> k) && !(leaves & (1ULL << (k - 1))))
+			break; /* past the index after the last leaf */
+		cpu_path(path, sizeof(path), cpu, k, "level");
 		if (wq_root_read_buf(root, path, buf, sizeof(buf)) != -ENOENT)
 			return -EAGAIN;
 	}

@@ -149,6 +149,19 @@ add_l4() { # K
 	assert_line --index 3 "3 2 8-11"
 }
 
+@test "a CPU with a cache leaf in a gap of the first CPU's leaves: its own leaves count" {
+	use_tree vmware_fpe 6.18.0
+	# cpu0 lists index0,1,3 (index2 left out, as disable_sysfs does); cpu4-7 have an L4 at index2
+	rm -r "$ROOT"/sys/devices/system/cpu/cpu[0-3]/cache/index2
+	add_l4 2
+	run wq topology --scope cache -r -n -o POD,NODE,CPUS
+	assert_success
+	assert_line --index 0 "0 0 0-3"
+	assert_line --index 1 "1 1 4-5"
+	assert_line --index 2 "2 1 6-7"
+	assert_line --index 3 "3 2 8-11"
+}
+
 @test "a CPU-less node is listed with no CPUs" {
 	use_tree ppc64-POWER7-64cpu 6.18.0
 	run wq topology -P -o SCOPE,NODE,CPUS,NR_CPUS
