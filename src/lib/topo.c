@@ -94,7 +94,6 @@ static void node_path(char *buf, size_t size, const char *name, const char *tail
 		str_put(buf, str_put(buf, n, size, "/"), size, tail);
 }
 
-/* Read a CPU list file, or its hex twin when only the map exists. */
 /*
  * A CPU file's text in buf, or, past size, in *heap: at 8,192 CPUs the
  * topology reads a list for every node and cache, and a block from malloc
@@ -116,6 +115,7 @@ static int read_text(const struct wq_root *root, const char *rel, char *buf, siz
 	return r;
 }
 
+/* Read a CPU list file, or its hex twin when only the map exists. */
 static int read_cpus(const struct wq_root *root, const char *list, const char *map, struct wq_cpuset *out)
 {
 	_cleanup_free_ char *heap = NULL;
