@@ -4,7 +4,8 @@
 # row each and its ratios to the first (the floor), all from the same run:
 #   wall time: the median of RUNS runs, the commands run in turn;
 #   instructions: callgrind, the whole process (exact and repeatable);
-#   peak RSS: the median ru_maxrss of 7 runs (bench/rss.c).
+#   peak RSS and page faults: the medians of ru_maxrss and ru_minflt of 7
+#   runs (bench/rss.c).
 # INSTRUCTIONS=0 skips callgrind (too slow on the scale trees), RSS_RUNS
 # changes the 7.
 
@@ -40,8 +41,9 @@ bench_run() { # NAME...
 		c="cmd_${n}[@]"
 		sort -n "$tmp/t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] * 1000 }' >"$tmp/wall.$n"
 		if [ "${INSTRUCTIONS:-1}" = 1 ]; then _instructions "${!c}" >"$tmp/ins.$n"; else echo 0 >"$tmp/ins.$n"; fi
-		for ((i = 0; i < ${RSS_RUNS:-7}; i++)); do "$tmp/rss" "${!c}"; done |
-			sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' >"$tmp/rss.$n"
+		for ((i = 0; i < ${RSS_RUNS:-7}; i++)); do "$tmp/rss" "${!c}"; done >"$tmp/ru.$n"
+		sort -n "$tmp/ru.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' >"$tmp/rss.$n"
+		sort -n -k2 "$tmp/ru.$n" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }' >"$tmp/flt.$n"
 	done
 }
 

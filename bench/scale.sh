@@ -74,7 +74,7 @@ ok() { # RC_ALLOWED COMMAND...: run once, fail the benchmark unless it exits so
 	[[ " $want " == *" $rc "* ]] || { echo "scale: '$*' exited $rc: $(head -c 300 "$tmp/err")" >&2; exit 1; }
 }
 
-res=$tmp/results # TREE NAME WALL_NS RSS_KB FLOOR_WALL_NS FLOOR_RSS_KB WALL_RATIO
+res=$tmp/results # TREE NAME WALL_NS RSS_KB FLOOR_WALL_NS FLOOR_RSS_KB WALL_RATIO FAULTS FLOOR_FAULTS
 : >"$res"
 # WALL_RATIO: the median over rounds of the command's time over the floor's
 # in the same round (they run back to back), which a slow spell of the
@@ -86,7 +86,8 @@ record() { # TREE SUFFIX FLOOR NAME...: the commands NAME_SUFFIX against FLOOR_S
 	for n in "$@"; do
 		paste "$tmp/t.${n}_$c" "$tmp/t.${f}_$c" | awk '{ print $1 / $2 }' >"$tmp/rr.$t.$n"
 		echo "$t $n $(cat "$tmp/wall.${n}_$c") $(cat "$tmp/rss.${n}_$c") $(cat "$tmp/wall.${f}_$c")" \
-			"$(cat "$tmp/rss.${f}_$c") $(sort -g "$tmp/rr.$t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')" >>"$res"
+			"$(cat "$tmp/rss.${f}_$c") $(sort -g "$tmp/rr.$t.$n" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')" \
+			"$(cat "$tmp/flt.${n}_$c") $(cat "$tmp/flt.${f}_$c")" >>"$res"
 	done
 }
 each() { # NAME...: NAME_TREE for each of trees, in order
@@ -283,6 +284,19 @@ for n in show json check explain verify noop applya applyb; do
 done
 echo "(instructions: the growth of wqctl's count over the floor's, then each one's growth; apply with writes"
 echo " changes the tree, so it is not counted)"
+# Page faults: exact and repeatable like the instructions, and on this
+# project's VMs 11 us each (a first touch of a heap page), so that a command
+# whose heap grows with the CPUs grows in wall time past its floor.
+echo
+echo "Page faults (ru_minflt, the median of $RSS_RUNS runs): wqctl and its floor, 1,024 and 8,192 CPUs; the faults"
+echo "x8 CPUs add to each"
+printf '%-26s %24s %24s %24s\n' command "1024cpu/1250wq" "8192cpu/1250wq" "x8 CPUs: wqctl (floor)"
+for n in show json check explain verify noop applya applyb; do
+	printf '%-26s' "$(label $n)"
+	awk -v n="$n" '
+		$1 == "1024x1250" && $2 == n { a = $8; fa = $9 } $1 == "8192x1250" && $2 == n { b = $8; fb = $9 }
+		END { printf " %12d (%5d)     %12d (%5d)     %+12d (%+5d)\n", a, fa, b, fb, b - a, fb - fa }' "$res"
+done
 awk '
 	{ r = $7; if (r > worst) { worst = r; at = $1 " " $2 } }
 	END { printf "\nworst wall ratio: %.2fx (%s); target <= 1.5x\n", worst, at }' "$res"

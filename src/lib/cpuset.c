@@ -502,18 +502,6 @@ int wq_cpuset_parse_hex(struct wq_cpuset *s, const char *str)
 	if (end == start)
 		return -EINVAL;
 	/*
-	 * Room for every digit at once, not a grow() per digit: 4 bits a digit
-	 * without commas; with them, 32 bits for every nine characters (the
-	 * kernel's chunks), and put_word() grows the set for shorter chunks.
-	 */
-	{
-		size_t len = (size_t)(end - start), need = grouped ? (len + 8) / 9 * 32 : len * 4;
-
-		r = grow(s, 0, NLONGS(need < WQ_CPUSET_MAX_CPUS ? need : WQ_CPUSET_MAX_CPUS));
-		if (r < 0)
-			return r;
-	}
-	/*
 	 * From the least significant digit, eight digits (one 32-bit word) at
 	 * a time: a mask of 8,192 CPUs has 2,048 digits. A chunk between commas
 	 * stands for 32 bits even when short; without commas the whole string

@@ -168,8 +168,11 @@ struct wq_model {
 	uint64_t hash;
 	struct model_key k; /* req and from point to the entry's own copies */
 	struct wq_cpuset *req, *from;
-	struct wq_explain ex;
+	struct wq_explain ex; /* last, and its notes last in it: a brief model's block ends before them */
 };
+_Static_assert(sizeof(struct wq_model) - offsetof(struct wq_model, ex.notes) <
+		   sizeof(((struct wq_model *)0)->ex.notes) + _Alignof(struct wq_model),
+	       "a brief model's block ends before the notes: they must come last");
 
 #define MODEL_BUCKETS 256
 
@@ -179,6 +182,12 @@ struct wq_model_cache {
 	struct wq_cpuset *hashed; /* the requested mask hashed last, and its hash */
 	uint64_t hashed_h;
 	struct wq_cpuset *queuers; /* G & O: the CPUs unbound work is queued from, once */
+	/*
+	 * model_c()'s working sets, one pair for every model rather than a new
+	 * pair each: at 8,192 CPUs a copy of the issuing CPUs is 1 KB, and a
+	 * model per node's mask put one on a new page, a page fault each.
+	 */
+	struct wq_cpuset *rest, *pod;
 };
 
 /* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
@@ -364,14 +373,18 @@ static int pod_charge(struct c_ctx *cc, int pod)
 static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	_cleanup_cpuset_ struct wq_cpuset *own_eo = NULL;
-	_cleanup_cpuset_ struct wq_cpuset *p = wq_cpuset_new();
-	_cleanup_cpuset_ struct wq_cpuset *rest = wq_cpuset_dup(issuing);
+	struct wq_model_cache *mc = ctx->models;
+	struct wq_cpuset *rest;
 	_cleanup_free_ int *pod_idx = NULL;
 	const int16_t *cpu_pod;
 	int scope = wq_scope_from_name(ex->scope), nopod_idx = -1;
-	struct c_ctx cc = {.t = t, .ex = ex, .eo = ex->effective, .p = p, .e_idx = -1};
+	struct c_ctx cc = {.t = t, .ex = ex, .eo = ex->effective, .e_idx = -1};
 
-	if (!p || !rest)
+	if ((!mc->rest && !(mc->rest = wq_cpuset_new())) || (!mc->pod && !(mc->pod = wq_cpuset_new())))
+		return -ENOMEM;
+	rest = mc->rest;
+	cc.p = mc->pod;
+	if (wq_cpuset_copy(rest, issuing) < 0)
 		return -ENOMEM;
 	if (scope < 0) {
 		ex->why = "the pods of this affinity scope are not modelled";
@@ -686,6 +699,8 @@ void wq_explain_forget(struct wq_ctx *ctx)
 		}
 	wq_cpuset_free(ctx->models->hashed);
 	wq_cpuset_free(ctx->models->queuers);
+	wq_cpuset_free(ctx->models->rest);
+	wq_cpuset_free(ctx->models->pod);
 	free(ctx->models);
 	ctx->models = NULL;
 }
@@ -709,10 +724,17 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	for (m = *b; m; m = m->next)
 		if (m->hash == h && key_eq(&m->k, k))
 			return ctx->models->last = m;
-	/* zeroed but for the notes (6 KB), which nnotes 0 leaves unread */
-	m = malloc(sizeof(*m));
+	/*
+	 * Zeroed but for the notes (6 KB), which nnotes 0 leaves unread. A
+	 * brief model (show, check) never has notes (wq_explain_note() returns
+	 * first, and its users copy the figures before them), so its block
+	 * ends there: a model per node's mask at 32 nodes would otherwise
+	 * spread over about 60 pages, each a page fault of 11 us on this
+	 * project's VMs.
+	 */
+	m = malloc(k->full ? sizeof(*m) : offsetof(struct wq_model, ex.notes));
 	if (m)
-		memset(m, 0, offsetof(struct wq_model, ex) + offsetof(struct wq_explain, notes));
+		memset(m, 0, offsetof(struct wq_model, ex.notes));
 	if (!m) {
 		*err = -ENOMEM;
 		return NULL;

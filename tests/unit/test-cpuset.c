@@ -265,6 +265,30 @@ static void storage(void)
 	   "grown up, then down, to the whole range: 66 CPUs");
 	wq_cpuset_free(s);
 	wq_cpuset_free(d);
+
+	/*
+	 * The kernel's text of node 31's mask on 8,192 CPUs (32 nodes of 256):
+	 * 256 chunks of 8 digits, the first 8 (most significant) all ones. Its
+	 * CPUs 7936-8191 are words 124-127: 4 words stored, not the 128 the
+	 * text's length would take.
+	 */
+	{
+		char text[256 * 9];
+
+		for (int i = 0; i < 256; i++)
+			memcpy(text + 9 * i, i < 8 ? "ffffffff," : "00000000,", 9);
+		text[sizeof(text) - 1] = '\0';
+		s = wq_cpuset_new();
+		ok(wq_cpuset_parse_hex(s, text) == 0 && wq_cpuset_count(s) == 256 && wq_cpuset_test(s, 7936) &&
+		       !wq_cpuset_test(s, 7935) && s->base == 124 && s->nbits / BPL - s->base == 4,
+		   "node 31's mask of 8,192 CPUs parsed from its text: words %u-%u stored", s->base,
+		   (unsigned int)(s->nbits / BPL - 1));
+		for (int i = 0; i < 256; i++)
+			memcpy(text + 9 * i, "ffffffff", 8);
+		ok(wq_cpuset_parse_hex(s, text) == 0 && wq_cpuset_count(s) == 8192 && s->base == 0 && s->nbits == 8192,
+		   "then every CPU: all 128 words, parsed into the same set");
+		wq_cpuset_free(s);
+	}
 }
 
 /* A CPU-to-value table: store() fills the CPUs of a set, store_absent() the others below n, nothing past n. */
