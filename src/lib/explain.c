@@ -3,7 +3,6 @@
 #include "explain.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +18,18 @@
 void wq_explain_note(struct wq_explain *ex, const char *fmt, ...)
 {
 	va_list ap;
+	int r;
 
 	if (ex->brief || ex->nnotes >= WQ_EXPLAIN_NOTES)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(ex->notes[ex->nnotes++], sizeof(ex->notes[0]), fmt, ap);
+	/* out of memory: the note is left out, the figures stand */
+	r = vasprintf(&ex->notes[ex->nnotes], fmt, ap);
 	va_end(ap);
+	if (r < 0)
+		ex->notes[ex->nnotes] = NULL;
+	else
+		ex->nnotes++;
 }
 
 void wq_explain_clear(struct wq_explain *ex)
@@ -33,8 +38,9 @@ void wq_explain_clear(struct wq_explain *ex)
 		wq_cpuset_free(ex->counters[i].cpus);
 	free(ex->counters);
 	wq_cpuset_free(ex->effective);
-	/* not the notes (6 KB): nnotes, zeroed with the rest, leaves them unread */
-	memset(ex, 0, offsetof(struct wq_explain, notes));
+	for (int i = 0; i < ex->nnotes; i++)
+		free(ex->notes[i]);
+	memset(ex, 0, sizeof(*ex));
 }
 
 int wq_root_cpumask(struct wq_ctx *ctx, struct wq_cpuset *out)
@@ -168,11 +174,8 @@ struct wq_model {
 	uint64_t hash;
 	struct model_key k; /* req and from point to the entry's own copies */
 	struct wq_cpuset *req, *from;
-	struct wq_explain ex; /* last, and its notes last in it: a brief model's block ends before them */
+	struct wq_explain ex;
 };
-_Static_assert(sizeof(struct wq_model) - offsetof(struct wq_model, ex.notes) <
-		   sizeof(((struct wq_model *)0)->ex.notes) + _Alignof(struct wq_model),
-	       "a brief model's block ends before the notes: they must come last");
 
 #define MODEL_BUCKETS 256
 
@@ -661,6 +664,13 @@ static int explain_copy(struct wq_explain *dst, const struct wq_explain *src)
 	dst->effective = NULL;
 	dst->counters = NULL;
 	dst->ncounters = dst->counters_cap = 0;
+	dst->nnotes = 0;
+	memset(dst->notes, 0, sizeof(dst->notes));
+	for (int i = 0; i < src->nnotes; i++) {
+		if (!(dst->notes[i] = strdup(src->notes[i])))
+			return -ENOMEM;
+		dst->nnotes++;
+	}
 	if (!(dst->effective = wq_cpuset_dup(src->effective)))
 		return -ENOMEM;
 	if (src->ncounters && !(dst->counters = calloc((size_t)src->ncounters, sizeof(*dst->counters))))
@@ -724,17 +734,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	for (m = *b; m; m = m->next)
 		if (m->hash == h && key_eq(&m->k, k))
 			return ctx->models->last = m;
-	/*
-	 * Zeroed but for the notes (6 KB), which nnotes 0 leaves unread. A
-	 * brief model (show, check) never has notes (wq_explain_note() returns
-	 * first, and its users copy the figures before them), so its block
-	 * ends there: a model per node's mask at 32 nodes would otherwise
-	 * spread over about 60 pages, each a page fault of 11 us on this
-	 * project's VMs.
-	 */
-	m = malloc(k->full ? sizeof(*m) : offsetof(struct wq_model, ex.notes));
-	if (m)
-		memset(m, 0, offsetof(struct wq_model, ex.notes));
+	m = calloc(1, sizeof(*m));
 	if (!m) {
 		*err = -ENOMEM;
 		return NULL;
@@ -743,7 +743,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	m->k = *k;
 	m->k.req = m->req = k->req ? wq_cpuset_hold(k->req) : NULL;
 	m->k.from = m->from = k->from ? wq_cpuset_dup(k->from) : NULL;
-	memcpy(&m->ex, pre, offsetof(struct wq_explain, notes)); /* pre has no notes */
+	m->ex = *pre; /* the figures lookup() set; no notes yet */
 	m->ex.brief = !k->full;
 	*err = (k->req && !m->req) || (k->from && !m->from) ? -ENOMEM : model(ctx, t, &m->k, &m->ex);
 	if (*err < 0) {
@@ -763,8 +763,7 @@ static const struct wq_model *lookup(struct wq_ctx *ctx, const struct wq_info *w
 	struct model_key k = {.full = full, .unbound = wq->unbound, .min_active = -1, .strict = wq->strict};
 
 	*err = 0;
-	/* not the notes (6 KB): nnotes is 0, and a lookup per workqueue would clear them for nothing */
-	memset(ex, 0, offsetof(struct wq_explain, notes));
+	memset(ex, 0, sizeof(*ex));
 	ex->max_inflight = -1;
 	ex->min_active = -1;
 	if (!t) {
@@ -832,13 +831,12 @@ int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struc
 	const struct wq_model *m = lookup(ctx, wq, wi, false, ex, &r);
 
 	if (m) {
-		/* the figures, not the notes (6 KB) */
-		memcpy(ex, &m->ex, offsetof(struct wq_explain, notes));
+		/* the figures: a brief model has no notes, and its counters no CPU sets */
+		*ex = m->ex;
 		ex->counters = NULL;
 		ex->ncounters = ex->counters_cap = 0;
 		ex->effective = NULL;
 		ex->brief = false;
-		ex->nnotes = 0;
 	}
 	return r;
 }

@@ -35,7 +35,7 @@ struct wq_explain {
 	struct wq_counter *counters;
 	bool brief; /* figures only: no notes, counters without CPU sets (models for show and check) */
 	int nnotes;
-	char notes[WQ_EXPLAIN_NOTES][512];
+	char *notes[WQ_EXPLAIN_NOTES]; /* malloc'ed, each as long as it needs */
 };
 
 /* What-if overrides; zero/NULL fields keep the live value. */
