@@ -230,6 +230,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = check_profiles(cli, pnames, np, &t);
 		goto print;
 	}
+	/* the findings need the masks as sets, not the kernel's texts */
+	wq_ctx_mask_texts(cli->ctx, false);
 	rc = cli_resolve_targets(cli, argv + optind, (size_t)(argc - optind), &names, &n, true);
 	if (rc == EXIT_FAIL) {
 		out_free(&o);

@@ -170,6 +170,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		out_free(&o);
 		return EXIT_FAIL;
 	}
+	/* a row shows the mask as a CPU list: the set, not the kernel's text */
+	wq_ctx_mask_texts(cli->ctx, false);
 	rc = cli_resolve_targets(cli, argv + optind, (size_t)(argc - optind), &names, &n, true);
 	if (rc == EXIT_FAIL) {
 		out_free(&o);

@@ -36,6 +36,7 @@ struct wq_ctx {
 	bool scope_names_read; /* wq_scope_names() has read the tree */
 	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known (wq.c) */
 	struct wq_mask_memo *masks; /* the cpumask texts wq_info_read() parsed and their sets (wq.c) */
+	bool mask_texts_unkept; /* wq_info_read() keeps the sets, not the texts (wq_ctx_mask_texts) */
 	struct wq_cpuset *checked, *checked_root; /* check.c: the last mask checked and the root mask then (held) */
 	unsigned int checked_flags;
 };

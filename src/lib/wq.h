@@ -78,6 +78,12 @@ bool wq_exists(struct wq_ctx *ctx, const char *name);
 /* Read a workqueue. 0, -ENOENT (absent) or -errno; malformed files set info->bad. */
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info);
 void wq_info_clear(struct wq_info *info);
+/*
+ * keep false: wq_info_read() gives each cpumask as its set only (raw NULL,
+ * but for a malformed one), for a command that does not print or compare
+ * the kernel's text. Set before reading; true by default.
+ */
+void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep);
 /* Drop the context's last cpumask text and set (wq_ctx_free). */
 void wq_mask_memo_free(struct wq_ctx *ctx);
 /* Relative path of a workqueue attribute (or of the workqueue with attr NULL). */

@@ -170,6 +170,36 @@ print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDI
 	[ "$(grep -c ' 0-255$' "$BATS_TEST_TMPDIR/list")" -gt 50 ]
 }
 
+@test "cpumask texts: the same CPUs at two widths and a malformed text between, each read as its own" {
+	scale_tree -c 64 -n 4 -w 200
+	W=$(WQDIR)
+	# show and check keep a set per distinct mask, not its text: node 0's
+	# CPUs at the kernel's width (64 bits) and at 32, text that is no mask,
+	# node 1's, and back to each (scale-7 follows a text found again)
+	printf '00000000,0000ffff\n' >"$W/scale-1/cpumask"
+	printf '0000ffff\n' >"$W/scale-2/cpumask"
+	printf 'x-y\n' >"$W/scale-3/cpumask"
+	printf '00000000,0000ffff\n' >"$W/scale-4/cpumask"
+	printf '00000000,ffff0000\n' >"$W/scale-5/cpumask"
+	printf '00000000,0000ffff\n' >"$W/scale-6/cpumask"
+	printf '00000000,ffff0000\n' >"$W/scale-7/cpumask"
+	for args in "" "scale-1 scale-2 scale-3 scale-4 scale-5 scale-6 scale-7 scale-8"; do
+		# shellcheck disable=SC2086 # the names, one word each
+		run wq show -r -n -o NAME,CPUS $args
+		assert_failure 1
+		assert_line "scale-1 0-15"
+		assert_line "scale-2 0-15"
+		assert_line "scale-4 0-15"
+		assert_line "scale-5 16-31"
+		assert_line "scale-6 0-15"
+		assert_line "scale-7 16-31"
+		assert_line "scale-8 0-63"
+		assert_line --partial "scale-3/cpumask: malformed value 'x-y'"
+	done
+	run wq get scale-2 cpumask
+	assert_output "cpumask = 0-15"
+}
+
 @test "apply and verify of a profile on 1,000 workqueues: exact, glob and owner sections" {
 	scale_tree -c 64 -n 4 -w 1000
 	mkdir -p "$BATS_TEST_TMPDIR/p"
