@@ -3,8 +3,9 @@
  * The sysfs-tree reader: the input, split at 0xff bytes, overwrites the
  * files of a sysroot (CPU lists, node lists, masks, attributes, release);
  * then topology, a workqueue, the explain model and the pods are read as
- * show and explain read them. Oracle: the sanitizers, and an explain that
- * succeeds gives a figure or says why not.
+ * show and explain read them. Oracle: the sanitizers, an explain that
+ * succeeds gives a figure or says why not, and the mask read as a set
+ * only (show, check) is the one read with its text (get, apply).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -64,6 +65,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (wq_explain(ctx, &wi, NULL, &ex) == 0 && ex.max_inflight < 0 && !ex.why && ex.era != WQ_ERA_UNKNOWN)
 			abort();
 		wq_explain_clear(&ex);
+		/* as show reads it (a set, no text), twice: anew, then from the memo */
+		wq_ctx_mask_texts(ctx, false);
+		for (int i = 0; i < 2; i++) {
+			struct wq_info ws;
+			const unsigned int m = 1U << WQ_A_CPUMASK;
+
+			if (wq_info_read(ctx, "writeback", &ws) == 0 &&
+			    ((ws.has ^ wi.has) & m || (ws.bad ^ wi.bad) & m ||
+			     ((wi.has & ~wi.bad & m) && !wq_cpuset_equal(ws.cpumask, wi.cpumask))))
+				abort();
+			wq_info_clear(&ws);
+		}
 		wq_info_clear(&wi);
 	}
 	wq_ctx_free(ctx);
