@@ -431,6 +431,24 @@ found:
 	return 0;
 }
 
+/* The entry for a new mask, now the last found: a free one, or the oldest emptied. */
+static struct mask_entry *memo_slot(struct wq_mask_memo *m)
+{
+	struct mask_entry *e;
+
+	if (m->n < MASK_MEMO) {
+		m->last = m->n++;
+		return &m->e[m->last];
+	}
+	m->last = m->next;
+	m->next = (m->next + 1) % MASK_MEMO;
+	e = &m->e[m->last];
+	text_unref(e->raw);
+	wq_cpuset_free(e->set);
+	*e = (struct mask_entry){0};
+	return e;
+}
+
 static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpuset **out)
 {
 	struct wq_mask_memo *m = ctx->masks;
@@ -450,15 +468,7 @@ static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpus
 		return r;
 	if (!m && !(m = ctx->masks = calloc(1, sizeof(*m))))
 		return 0; /* parsed, only not kept */
-	if (m->n < MASK_MEMO) {
-		m->last = m->n++;
-	} else {
-		m->last = m->next;
-		m->next = (m->next + 1) % MASK_MEMO;
-		text_unref(m->e[m->last].raw);
-		wq_cpuset_free(m->e[m->last].set);
-	}
-	e = &m->e[m->last];
+	e = memo_slot(m);
 	e->raw = text_ref(raw);
 	e->len = strlen(raw);
 	e->hash = raw == m->read ? m->read_hash : text_hash(raw, e->len);
@@ -521,14 +531,7 @@ static int read_mask_set(struct wq_ctx *ctx, const char *path, struct wq_info *i
 			goto last;
 		}
 	}
-	if (m->n < MASK_MEMO) {
-		m->last = m->n++;
-	} else {
-		m->last = m->next;
-		m->next = (m->next + 1) % MASK_MEMO;
-		wq_cpuset_free(m->e[m->last].set);
-	}
-	m->e[m->last] = (struct mask_entry){.len = len, .hash = h, .set = wq_cpuset_ref(s)};
+	*memo_slot(m) = (struct mask_entry){.len = len, .hash = h, .set = wq_cpuset_ref(s)};
 last:
 	m->last_len = len;
 	memcpy(m->last_text, buf, len);

@@ -168,6 +168,15 @@ print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDI
 	# the default mask of the others is still the whole machine
 	grep -qx "writeback 0-255" "$BATS_TEST_TMPDIR/list"
 	[ "$(grep -c ' 0-255$' "$BATS_TEST_TMPDIR/list")" -gt 50 ]
+	# snapshot keeps each text (show keeps sets): every workqueue's mask the
+	# same through that memo, the 200 above among them
+	wq snapshot | awk '/^\[/ { n = "" } /^\[workqueue / { n = substr($2, 1, length($2) - 1) } n && /^cpumask = / { print n, $3 }' \
+		>"$BATS_TEST_TMPDIR/snap"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/snap")" -gt 300 ]
+	while read -r n c; do
+		grep -qx "$n $c" "$BATS_TEST_TMPDIR/list" || { echo "$n: snapshot $c, show $(grep "^$n " "$BATS_TEST_TMPDIR/list")"; false; }
+	done <"$BATS_TEST_TMPDIR/snap"
+	while read -r n c; do grep -qx "$n $c" "$BATS_TEST_TMPDIR/snap"; done <"$BATS_TEST_TMPDIR/want"
 }
 
 @test "cpumask texts: the same CPUs at two widths and a malformed text between, each read as its own" {
