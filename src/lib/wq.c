@@ -236,9 +236,9 @@ struct wq_mask_memo {
 	const char *read; /* the text read_mask() found new, and its hash, for parse_mask() */
 	uint64_t read_hash;
 	struct mask_entry e[MASK_MEMO];
-	/* without texts (wq_ctx_mask_texts): the last file's bytes, of entry last */
+	/* without texts (wq_ctx_mask_texts): the last file's bytes (a page), of entry last */
 	size_t last_len;
-	char last_text[4096];
+	char *last_text;
 };
 
 static uint64_t load64(const char *s)
@@ -281,6 +281,7 @@ void wq_mask_memo_free(struct wq_ctx *ctx)
 		text_unref(m->e[i].raw);
 		wq_cpuset_free(m->e[i].set);
 	}
+	free(m->last_text);
 	free(m);
 	ctx->masks = NULL;
 }
@@ -518,7 +519,9 @@ static int read_mask_set(struct wq_ctx *ctx, const char *path, struct wq_info *i
 	r = wq_cpuset_parse_hex(s, buf);
 	if (r < 0)
 		return (info->raw[WQ_A_CPUMASK] = strdup(buf)) ? r : -ENOMEM;
-	if (!m && !(m = ctx->masks = calloc(1, sizeof(*m))))
+	/* the buffer only here: get and apply --udev read with texts, one mask */
+	if ((!m && !(m = ctx->masks = calloc(1, sizeof(*m)))) ||
+	    (!m->last_text && !(m->last_text = malloc(sizeof(buf)))))
 		return 0; /* parsed, only not kept */
 	h = wq_cpuset_hash(s, UINT64_C(0xcbf29ce484222325));
 	for (int i = 0; i < m->n; i++) {
