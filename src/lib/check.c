@@ -218,31 +218,27 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 
 /*
  * Does scope s group the online CPUs as the cpu scope does (each CPU alone)
- * or as the one pod of every CPU does? Read off s's CPU-to-pod table: the cpu and
- * system pods need not be built (8,192 one-CPU pods on the largest
- * machines). Only online CPUs count: offline CPUs' pods are not known from
+ * or as the one pod of every CPU does? Counted off s's own pods, which hold
+ * each CPU at most once: the cpu and system pods need not be built (8,192
+ * one-CPU pods on the largest machines), nor s's CPU-to-pod table (16 KB
+ * there). Only online CPUs count: offline CPUs' pods are not known from
  * sysfs.
  */
-static bool pods_same_uncached(struct wq_topo *t, int s, int o)
+static bool pods_same_uncached(const struct wq_topo *t, int s, int o)
 {
-	_cleanup_free_ unsigned char *seen = calloc((size_t)t->pods[s].nr + 1, 1);
-	const int16_t *cpu_pod = wq_topo_pod_table(t, s);
-	int first = -2;
+	const struct wq_pods *p = &t->pods[s];
+	unsigned int online = wq_cpuset_count(t->online), in_pods = 0;
 
-	if (!seen || !cpu_pod)
-		return false;
-	wq_cpuset_for_each (cpu, t->online) {
-		int pod = cpu_pod[cpu];
+	for (int i = 0; i < p->nr; i++) {
+		unsigned int n = wq_cpuset_count_and(p->pod[i].cpus, t->online);
 
-		if (pod < 0)
-			return false; /* a CPU in no pod of s has its own pod in cpu and system */
-		if (o == WQ_SCOPE_CPU && seen[pod]++)
+		if (o == WQ_SCOPE_CPU && n > 1)
 			return false; /* two online CPUs share a pod */
-		if (o == WQ_SCOPE_SYSTEM && first != -2 && pod != first)
-			return false; /* the online CPUs are in two pods */
-		first = pod;
+		if (o == WQ_SCOPE_SYSTEM && n && n != online)
+			return false; /* the online CPUs are in two pods, or some in none */
+		in_pods += n;
 	}
-	return true;
+	return in_pods == online; /* a CPU in no pod of s has its own pod in cpu and system */
 }
 
 /* Are scope s's pods the same as scope o's on the online CPUs? Once per topology: it is asked for every workqueue. */
