@@ -470,12 +470,16 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 		}
 		mode = st.st_mode & 07777;
 	}
-	if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
-		r = -errno;
-		close(dfd);
-		return r;
-	}
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+	if (fd < 0 && errno == EEXIST) {
+		/* a killed run left it: removed only then, not before every write (a system call each) */
+		if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
+			r = -errno;
+			close(dfd);
+			return r;
+		}
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+	}
 	if (fd < 0) {
 		r = -errno;
 		close(dfd);
