@@ -442,6 +442,7 @@ void wq_journal_free(struct wq_journal *j)
 		free(j->e[i].written);
 	}
 	free(j->e);
+	free(j->slot);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -452,10 +453,16 @@ static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, cons
 	/* one line per entry, tab-separated: a control character would forge lines or fields */
 	if (has_ctrl(path) || has_ctrl(orig) || has_ctrl(written))
 		return -EINVAL;
-	ne = realloc(j->e, sizeof(*ne) * (j->n + 1));
-	if (!ne)
-		return -ENOMEM;
-	j->e = ne;
+	if (j->n == j->cap) {
+		size_t cap = j->cap ? 2 * j->cap : 16;
+
+		ne = realloc(j->e, sizeof(*ne) * cap);
+		if (!ne)
+			return -ENOMEM;
+		j->e = ne;
+		j->cap = cap;
+	}
+	ne = j->e;
 	ne[j->n].path = strdup(path);
 	ne[j->n].type = type;
 	ne[j->n].orig = strdup(orig);
@@ -470,20 +477,62 @@ static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, cons
 	return 0;
 }
 
+/* The slot of path in j's index: the one that holds its entry, or the empty one where it goes. */
+static size_t *jslot(const struct wq_journal *j, const char *path)
+{
+	size_t mask = j->nslot - 1, i = (size_t)wq_text_hash(path, strlen(path)) & mask;
+
+	while (j->slot[i] && !streq(j->e[j->slot[i] - 1].path, path))
+		i = (i + 1) & mask;
+	return &j->slot[i];
+}
+
+/* An index with room for one more entry. A path twice in the file: the first one is noted, as by a scan. */
+static int jindex(struct wq_journal *j)
+{
+	size_t n = 64;
+
+	if (j->slot && j->nslot > 2 * (j->n + 1))
+		return 0;
+	while (n <= 4 * (j->n + 1))
+		n *= 2;
+	free(j->slot);
+	j->nslot = n;
+	if (!(j->slot = calloc(n, sizeof(*j->slot)))) {
+		j->nslot = 0;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < j->n; i++) {
+		size_t *s = jslot(j, j->e[i].path);
+
+		if (!*s)
+			*s = i + 1;
+	}
+	return 0;
+}
+
 int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written)
 {
-	for (size_t i = 0; i < j->n; i++) {
-		if (streq(j->e[i].path, path)) {
-			char *w = has_ctrl(written) ? NULL : strdup(written);
+	size_t *s;
+	int r;
 
-			if (!w)
-				return has_ctrl(written) ? -EINVAL : -ENOMEM;
-			free(j->e[i].written);
-			j->e[i].written = w;
-			return 0;
-		}
+	if (jindex(j) < 0)
+		return -ENOMEM;
+	s = jslot(j, path);
+	if (*s) {
+		struct wq_jentry *e = &j->e[*s - 1];
+		char *w = has_ctrl(written) ? NULL : strdup(written);
+
+		if (!w)
+			return has_ctrl(written) ? -EINVAL : -ENOMEM;
+		free(e->written);
+		e->written = w;
+		return 0;
 	}
-	return jadd(j, path, type, orig, written);
+	r = jadd(j, path, type, orig, written);
+	if (r == 0)
+		*s = j->n;
+	return r;
 }
 
 void wq_journal_drop(struct wq_journal *j, size_t i)
@@ -493,6 +542,10 @@ void wq_journal_drop(struct wq_journal *j, size_t i)
 	free(j->e[i].written);
 	memmove(&j->e[i], &j->e[i + 1], sizeof(*j->e) * (j->n - i - 1));
 	j->n--;
+	/* the entries after i moved: the next note builds the index again */
+	free(j->slot);
+	j->slot = NULL;
+	j->nslot = 0;
 }
 
 static size_t journal_drop_wq(struct wq_journal *j, const char *prefix)
@@ -609,15 +662,67 @@ static unsigned long long wq_ino(struct wq_ctx *ctx, const char *wq)
 	return wq_root_stat(ctx->root, path, &st) == 0 ? (unsigned long long)st.st_ino : 0;
 }
 
-/* The record line of wq in text ("NAME\tINO\tMIN\n"...), or NULL. */
-static const char *minact_line(const char *text, const char *wq)
+/* Compare a record line's name (up to its tab) with a name of len bytes. */
+static int minact_cmp_name(const char *line, const char *name, size_t len)
 {
-	size_t len = strlen(wq);
+	size_t n = strcspn(line, "\t\n");
+	int r = memcmp(line, name, n < len ? n : len);
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (!strncmp(l, wq, len) && l[len] == '\t')
-			return l;
+	return r ? r : (n > len) - (n < len);
+}
+
+static int minact_cmp_lines(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int r = minact_cmp_name(x, y, strcspn(y, "\t\n"));
+
+	return r ? r : (x > y) - (x < y); /* a name twice: the first line first, as a scan finds it */
+}
+
+/*
+ * The record line of wq ("NAME\tINO\tMIN"), or NULL. The lines are
+ * sorted once: show and check ask for every workqueue, and a storage
+ * server may have lowered thousands.
+ */
+static const char *minact_line(struct wq_ctx *ctx, const char *wq)
+{
+	size_t len = strlen(wq), lo = 0, hi;
+
+	if (!ctx->minact_by_name) {
+		size_t n = 0;
+
+		for (const char *l = ctx->minact; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+			n++;
+		if (!(ctx->minact_by_name = malloc(sizeof(char *) * (n + 1))))
+			return NULL;
+		n = 0;
+		for (const char *l = ctx->minact; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+			if (l[strcspn(l, "\t\n")] == '\t') /* a record: a line without a tab names nothing */
+				ctx->minact_by_name[n++] = l;
+		qsort(ctx->minact_by_name, n, sizeof(char *), minact_cmp_lines);
+		ctx->minact_n = n;
+	}
+	/* the first line whose name is not below wq */
+	for (hi = ctx->minact_n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (minact_cmp_name(ctx->minact_by_name[mid], wq, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ctx->minact_n && minact_cmp_name(ctx->minact_by_name[lo], wq, len) == 0)
+		return ctx->minact_by_name[lo];
 	return NULL;
+}
+
+static void minact_forget(struct wq_ctx *ctx)
+{
+	free(ctx->minact);
+	free(ctx->minact_by_name);
+	ctx->minact = NULL;
+	ctx->minact_by_name = NULL;
+	ctx->minact_n = 0;
 }
 
 int wq_minact_get(struct wq_ctx *ctx, const char *wq)
@@ -628,19 +733,28 @@ int wq_minact_get(struct wq_ctx *ctx, const char *wq)
 
 	if (!ctx->minact && wq_root_read(ctx->root, MINACT, &ctx->minact) < 0)
 		ctx->minact = strdup("");
-	l = ctx->minact ? minact_line(ctx->minact, wq) : NULL;
+	l = ctx->minact ? minact_line(ctx, wq) : NULL;
 	if (!l || sscanf(l + strlen(wq), "\t%llu\t%d", &ino, &min) != 2 || min < 1)
 		return 0;
 	return ino == wq_ino(ctx, wq) ? min : 0;
 }
 
+struct minact_rec {
+	char *name;
+	unsigned long long ino;
+	int min;
+};
+
 struct minact_out {
 	const char *text;
-	char **names;
-	unsigned long long *inos;
-	int *mins;
+	struct minact_rec *r; /* sorted by name for fill_minact() */
 	size_t n;
 };
+
+static int minact_cmp_recs(const void *a, const void *b)
+{
+	return strcmp(((const struct minact_rec *)a)->name, ((const struct minact_rec *)b)->name);
+}
 
 static void fill_minact(FILE *f, const void *data)
 {
@@ -649,27 +763,32 @@ static void fill_minact(FILE *f, const void *data)
 	/* the records of other workqueues, then the new ones */
 	for (const char *l = m->text; l && *l;) {
 		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) : strlen(l);
-		bool replaced = false;
+		size_t len = e ? (size_t)(e - l) : strlen(l), lo = 0, hi = m->n, nlen = strcspn(l, "\t\n");
 
-		for (size_t i = 0; i < m->n && !replaced; i++)
-			replaced = !strncmp(l, m->names[i], strlen(m->names[i])) && l[strlen(m->names[i])] == '\t';
-		if (!replaced && len)
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (minact_cmp_name(l, m->r[mid].name, strlen(m->r[mid].name)) > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* replaced: a new record of the same name (a line without a tab is kept, as before) */
+		if (!(lo < m->n && l[nlen] == '\t' && minact_cmp_name(l, m->r[lo].name, strlen(m->r[lo].name)) == 0) &&
+		    len)
 			fprintf(f, "%.*s\n", (int)len, l);
 		l = e ? e + 1 : NULL;
 	}
 	for (size_t i = 0; i < m->n; i++)
-		fprintf(f, "%s\t%llu\t%d\n", m->names[i], m->inos[i], m->mins[i]);
+		fprintf(f, "%s\t%llu\t%d\n", m->r[i].name, m->r[i].ino, m->r[i].min);
 }
 
 int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 {
 	static const char prefix[] = WQ_P_WQ "/";
 	_cleanup_free_ char *text = NULL;
-	char *names[64];
-	unsigned long long inos[64];
-	int mins[64];
-	struct minact_out m = {.names = names, .inos = inos, .mins = mins};
+	struct minact_out m = {0};
+	size_t cap = 0;
 	const char *why;
 	int r;
 
@@ -679,7 +798,8 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 	if (r < 0 && r != -ENOENT)
 		return r;
 	m.text = text;
-	for (size_t i = 0; i < plan->n && m.n < ARRAY_SIZE(names); i++) {
+	r = 0;
+	for (size_t i = 0; i < plan->n; i++) {
 		const struct wq_change *c = &plan->c[i];
 		char name[WQ_NAME_MAX], per_cpu[320];
 		_cleanup_free_ char *pc = NULL;
@@ -692,6 +812,9 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 		if (!slash || strcmp(slash, "/max_active") ||
 		    (size_t)(slash - c->path) - (sizeof(prefix) - 1) >= sizeof(name))
 			continue;
+		/* at or above the default min_active it lowers nothing: no file to read */
+		if (v >= wq_kver_dfl_min_active(&ctx->kver))
+			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(slash - c->path - (sizeof(prefix) - 1)),
 			 c->path + sizeof(prefix) - 1);
 		/* per-cpu workqueues have no node counters, hence no min_active */
@@ -699,19 +822,31 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 		if (wq_root_read(ctx->root, per_cpu, &pc) < 0 || atoi(pc) != 0)
 			continue;
 		cur = wq_minact_get(ctx, name);
-		if (v >= wq_kver_dfl_min_active(&ctx->kver) || (cur && v >= cur))
+		if (cur && v >= cur)
 			continue;
-		names[m.n] = strdup(name);
-		inos[m.n] = wq_ino(ctx, name);
-		mins[m.n] = v;
-		if (!names[m.n])
+		if (m.n == cap) {
+			struct minact_rec *nr = realloc(m.r, sizeof(*nr) * (cap = cap ? 2 * cap : 64));
+
+			if (!nr) {
+				r = -ENOMEM;
+				break;
+			}
+			m.r = nr;
+		}
+		if (!(m.r[m.n].name = strdup(name))) {
+			r = -ENOMEM;
 			break;
-		m.n++;
+		}
+		m.r[m.n].ino = wq_ino(ctx, name);
+		m.r[m.n++].min = v;
 	}
-	r = m.n ? wq_root_replace(ctx->root, MINACT, 0644, fill_minact, &m) : 0;
+	if (r == 0 && m.n) {
+		qsort(m.r, m.n, sizeof(*m.r), minact_cmp_recs);
+		r = wq_root_replace(ctx->root, MINACT, 0644, fill_minact, &m);
+	}
 	for (size_t i = 0; i < m.n; i++)
-		free(names[i]);
-	free(ctx->minact);
-	ctx->minact = NULL;
+		free(m.r[i].name);
+	free(m.r);
+	minact_forget(ctx);
 	return r;
 }

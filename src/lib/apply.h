@@ -68,6 +68,14 @@ struct wq_jentry {
 struct wq_journal {
 	size_t n;
 	struct wq_jentry *e;
+	size_t cap; /* entries allocated */
+	/*
+	 * wq_journal_note()'s index: entry index + 1 by the path's hash (open
+	 * addressing, 0 empty, nslot a power of two over twice n), so that
+	 * noting a plan's changes does not scan the journal for each one.
+	 * Built by the first note; wq_journal_drop() discards it.
+	 */
+	size_t *slot, nslot;
 };
 
 /* Read the journal (empty when none). 0 or -errno. */

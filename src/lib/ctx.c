@@ -62,6 +62,7 @@ void wq_ctx_free(struct wq_ctx *ctx)
 	wq_cpuset_free(ctx->checked);
 	wq_cpuset_free(ctx->checked_root);
 	free(ctx->minact);
+	free(ctx->minact_by_name);
 	wq_root_free(ctx->root);
 	free(ctx);
 }

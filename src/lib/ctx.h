@@ -32,6 +32,8 @@ struct wq_ctx {
 	bool root_mask_logged; /* its read error was logged once */
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
 	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */
+	const char **minact_by_name; /* its lines sorted by name, then by place (apply.c) */
+	size_t minact_n;
 	struct wq_model_cache *models; /* wq_explain()'s models by key (explain.c) */
 	bool scope_names_read; /* wq_scope_names() has read the tree */
 	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known (wq.c) */

@@ -241,36 +241,6 @@ struct wq_mask_memo {
 	char *last_text;
 };
 
-static uint64_t load64(const char *s)
-{
-	uint64_t w;
-
-	memcpy(&w, s, 8);
-	return w;
-}
-
-static uint64_t text_hash(const char *s, size_t n)
-{
-	const uint64_t p = UINT64_C(0x100000001b3);
-	uint64_t h0 = UINT64_C(0xcbf29ce484222325), h1 = 1, h2 = 2, h3 = 3;
-	size_t i = 0;
-
-	/*
-	 * FNV-1a over 8-byte words in four lanes, 32 bytes a step (2.3 KB at
-	 * 8,192 CPUs): equal texts have equal hashes, and a hit is compared in
-	 * full, so a collision costs only a parse.
-	 */
-	for (; i + 32 <= n; i += 32) {
-		h0 = (h0 ^ load64(s + i)) * p;
-		h1 = (h1 ^ load64(s + i + 8)) * p;
-		h2 = (h2 ^ load64(s + i + 16)) * p;
-		h3 = (h3 ^ load64(s + i + 24)) * p;
-	}
-	for (; i < n; i++)
-		h0 = (h0 ^ (unsigned char)s[i]) * p;
-	return ((h0 * p ^ h1) * p ^ h2) * p ^ h3;
-}
-
 void wq_mask_memo_free(struct wq_ctx *ctx)
 {
 	struct wq_mask_memo *m = ctx->masks;
@@ -407,7 +377,7 @@ static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *sha
 
 		if ((size_t)r == e->len && !memcmp(e->raw, buf, (size_t)r))
 			goto found;
-		h = text_hash(buf, (size_t)r);
+		h = wq_text_hash(buf, (size_t)r);
 		for (int i = 0; i < m->n; i++) {
 			e = &m->e[i];
 			if (e->hash == h && e->len == (size_t)r && !memcmp(e->raw, buf, (size_t)r)) {
@@ -472,7 +442,7 @@ static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpus
 	e = memo_slot(m);
 	e->raw = text_ref(raw);
 	e->len = strlen(raw);
-	e->hash = raw == m->read ? m->read_hash : text_hash(raw, e->len);
+	e->hash = raw == m->read ? m->read_hash : wq_text_hash(raw, e->len);
 	m->read = NULL;
 	e->set = wq_cpuset_ref(s);
 	return 0;

@@ -250,3 +250,28 @@ print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDI
 	assert_output --partial "no workqueue with a matching owner"
 	refute_output --partial "drift"
 }
+
+@test "min_active records: every workqueue a profile lowers, past 64 at once, each one found again" {
+	scale_tree -c 64 -n 4 -w 1000
+	W=$(WQDIR)
+	P="$BATS_TEST_TMPDIR/p"
+	mkdir -p "$P"
+	printf '[workqueue scale-1*]\nmax_active = 3\n' >"$P/low.conf"
+	printf '[workqueue scale-1*]\nmax_active = 16\n' >"$P/up.conf"
+	run wq --profile-dir "$P" apply --profile low
+	assert_success
+	# the unbound workqueues the glob reaches, from the tree (per-CPU ones have no min_active)
+	want=$(for d in "$W"/scale-1*/; do
+		n=${d%/} n=${n##*/}
+		[ "$(cat "$d/per_cpu")" = 0 ] && printf '%s\t3\n' "$n"
+	done | sort)
+	[ "$(wc -l <<<"$want")" -gt 64 ]
+	assert_equal "$(cut -f1,3 "$ROOT/run/wqctl/min_active" | sort)" "$want"
+	# raised again, each one still has min_active 3, wherever its line is in the file
+	run wq --profile-dir "$P" apply --profile up
+	assert_success
+	run bash -c "'$WQCTL' --sysroot '$ROOT' check -r -n -o CODE,TARGET | awk '\$1 == \"min-active-lowered\" { print \$2 }' | sort"
+	assert_equal "$output" "$(cut -f1 <<<"$want")"
+	run wq explain "$(cut -f1 <<<"$want" | tail -1)"
+	assert_line --regexp '^min_active: +3 '
+}
