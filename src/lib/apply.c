@@ -797,7 +797,13 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 	r = wq_root_read(ctx->root, MINACT, &text);
 	if (r < 0 && r != -ENOENT)
 		return r;
-	m.text = text;
+	/* the records as read now, under the lock, are the ones wq_minact_get() compares with: one read */
+	minact_forget(ctx);
+	ctx->minact = text ? text : strdup("");
+	text = NULL;
+	if (!ctx->minact)
+		return -ENOMEM;
+	m.text = ctx->minact;
 	r = 0;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct wq_change *c = &plan->c[i];
