@@ -725,14 +725,26 @@ static void minact_forget(struct wq_ctx *ctx)
 	ctx->minact_n = 0;
 }
 
+/* run/wqctl/min_active into ctx->minact, read afresh ("" when there is none): 0 or -errno (not -ENOENT). */
+static int minact_read(struct wq_ctx *ctx)
+{
+	int r;
+
+	minact_forget(ctx);
+	r = wq_root_read(ctx->root, MINACT, &ctx->minact);
+	if (!ctx->minact && !(ctx->minact = strdup("")))
+		return -ENOMEM;
+	return r == -ENOENT ? 0 : r;
+}
+
 int wq_minact_get(struct wq_ctx *ctx, const char *wq)
 {
 	unsigned long long ino;
 	const char *l;
 	int min;
 
-	if (!ctx->minact && wq_root_read(ctx->root, MINACT, &ctx->minact) < 0)
-		ctx->minact = strdup("");
+	if (!ctx->minact)
+		minact_read(ctx); /* unreadable: no records */
 	l = ctx->minact ? minact_line(ctx, wq) : NULL;
 	if (!l || sscanf(l + strlen(wq), "\t%llu\t%d", &ino, &min) != 2 || min < 1)
 		return 0;
@@ -786,7 +798,6 @@ static void fill_minact(FILE *f, const void *data)
 int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 {
 	static const char prefix[] = WQ_P_WQ "/";
-	_cleanup_free_ char *text = NULL;
 	struct minact_out m = {0};
 	size_t cap = 0;
 	const char *why;
@@ -794,17 +805,13 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 
 	if (wq_ctx_era(ctx, &why) != WQ_ERA_C)
 		return 0;
-	r = wq_root_read(ctx->root, MINACT, &text);
-	if (r < 0 && r != -ENOENT)
-		return r;
 	/* the records as read now, under the lock, are the ones wq_minact_get() compares with: one read */
-	minact_forget(ctx);
-	ctx->minact = text ? text : strdup("");
-	text = NULL;
-	if (!ctx->minact)
-		return -ENOMEM;
+	r = minact_read(ctx);
+	if (r < 0) {
+		minact_forget(ctx);
+		return r;
+	}
 	m.text = ctx->minact;
-	r = 0;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct wq_change *c = &plan->c[i];
 		char name[WQ_NAME_MAX], per_cpu[320];
