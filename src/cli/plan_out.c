@@ -111,7 +111,7 @@ void plan_report_failure(struct cli *cli, const struct wq_plan *plan, size_t fai
 
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 {
-	struct wq_journal j = {0}, before = {0};
+	struct wq_journal j = {0};
 	size_t failed = 0;
 	int lock, r, rc = EXIT_OK;
 	bool noop = true;
@@ -141,11 +141,12 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (wq_journal_read(cli->ctx, &j) < 0 || wq_journal_read(cli->ctx, &before) < 0) {
+	if (wq_journal_read(cli->ctx, &j) < 0) {
 		cli_err(cli, "run/wqctl/journal: unreadable; refusing to change anything");
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	wq_journal_mark(&j);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct wq_change *c = &plan->c[i];
 
@@ -168,7 +169,20 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 	}
 	if (wq_plan_apply(cli->ctx, plan, &failed) < 0) {
 		plan_report_failure(cli, plan, failed);
-		wq_journal_write(cli->ctx, &before);
+		/*
+		 * The journal as this run found it, but for the changes whose
+		 * rollback failed: revert must still know their originals.
+		 */
+		wq_journal_undo(&j);
+		for (size_t i = 0; i < plan->n; i++) {
+			const struct wq_change *c = &plan->c[i];
+
+			if (c->state == WQ_CH_WRITTEN &&
+			    wq_journal_note(&j, c->path, c->type, c->old, c->expect ? c->expect : c->new) < 0)
+				cli_err(cli, "%s: cannot journal the current value", c->object);
+		}
+		if (wq_journal_write(cli->ctx, &j) < 0)
+			cli_err(cli, "run/wqctl/journal: cannot restore it");
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -181,7 +195,6 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 		cli_warn(cli, "run/wqctl/min_active: cannot record the lowered min_active: %s", wq_strerror(-r));
 out:
 	wq_journal_free(&j);
-	wq_journal_free(&before);
 	wq_lock_release(lock);
 	return rc;
 }

@@ -443,6 +443,9 @@ void wq_journal_free(struct wq_journal *j)
 	}
 	free(j->e);
 	free(j->slot);
+	for (size_t i = 0; i < j->nundo; i++)
+		free(j->undo[i].written);
+	free(j->undo);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -525,7 +528,23 @@ int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, 
 
 		if (!w)
 			return has_ctrl(written) ? -EINVAL : -ENOMEM;
-		free(e->written);
+		if (j->marked && (size_t)(e - j->e) < j->mark) {
+			/* keep the replaced text for wq_journal_undo() */
+			if (j->nundo == j->undocap) {
+				size_t cap = j->undocap ? 2 * j->undocap : 8;
+				struct wq_jundo *nu = realloc(j->undo, sizeof(*nu) * cap);
+
+				if (!nu) {
+					free(w);
+					return -ENOMEM;
+				}
+				j->undo = nu;
+				j->undocap = cap;
+			}
+			j->undo[j->nundo++] = (struct wq_jundo){.i = (size_t)(e - j->e), .written = e->written};
+		} else {
+			free(e->written);
+		}
 		e->written = w;
 		return 0;
 	}
@@ -533,6 +552,40 @@ int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, 
 	if (r == 0)
 		*s = j->n;
 	return r;
+}
+
+void wq_journal_mark(struct wq_journal *j)
+{
+	for (size_t i = 0; i < j->nundo; i++)
+		free(j->undo[i].written);
+	j->nundo = 0;
+	j->mark = j->n;
+	j->marked = true;
+}
+
+void wq_journal_undo(struct wq_journal *j)
+{
+	if (!j->marked)
+		return;
+	/* newest first: an entry noted twice ends with the text it had at the mark */
+	while (j->nundo) {
+		struct wq_jundo *u = &j->undo[--j->nundo];
+
+		free(j->e[u->i].written);
+		j->e[u->i].written = u->written;
+	}
+	while (j->n > j->mark) {
+		struct wq_jentry *e = &j->e[--j->n];
+
+		free(e->path);
+		free(e->orig);
+		free(e->written);
+	}
+	/* the index holds the entries just dropped */
+	free(j->slot);
+	j->slot = NULL;
+	j->nslot = 0;
+	j->marked = false;
 }
 
 void wq_journal_drop(struct wq_journal *j, size_t i)

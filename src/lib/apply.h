@@ -65,6 +65,12 @@ struct wq_jentry {
 	char *written;
 };
 
+/* A journal entry's "written" text as it was before a note replaced it. */
+struct wq_jundo {
+	size_t i;
+	char *written;
+};
+
 struct wq_journal {
 	size_t n;
 	struct wq_jentry *e;
@@ -76,6 +82,16 @@ struct wq_journal {
 	 * Built by the first note; wq_journal_drop() discards it.
 	 */
 	size_t *slot, nslot;
+	/*
+	 * wq_journal_mark()'s undo: the entries the file held (mark) and the
+	 * "written" texts that notes replaced since, oldest first, so that a
+	 * failed transaction gets back the journal it read without reading
+	 * the file a second time.
+	 */
+	size_t mark;
+	struct wq_jundo *undo;
+	size_t nundo, undocap;
+	bool marked;
 };
 
 /* Read the journal (empty when none). 0 or -errno. */
@@ -85,6 +101,13 @@ int wq_journal_write(struct wq_ctx *ctx, const struct wq_journal *j);
 void wq_journal_free(struct wq_journal *j);
 /* Record a change about to be made: keeps the first original, updates what was written. 0 or -ENOMEM. */
 int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, const char *orig, const char *written);
+/*
+ * Start a transaction: the notes from here on can be undone by
+ * wq_journal_undo(). Only notes may change j in between (no drops).
+ */
+void wq_journal_mark(struct wq_journal *j);
+/* Back to what j held at wq_journal_mark(): its entries, each with the text it had. */
+void wq_journal_undo(struct wq_journal *j);
 /* Drop an entry (restored or given up). */
 void wq_journal_drop(struct wq_journal *j, size_t i);
 /*

@@ -225,6 +225,45 @@ bad_profile() {
 	assert_success
 }
 
+@test "fault injection: a failed apply leaves the journal it found, byte for byte" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	# an entry the failed apply updates (nice) and one it would add (max_active)
+	run wq set writeback nice=3
+	assert_success
+	cp "$ROOT/run/wqctl/journal" "$BATS_TEST_TMPDIR/journal"
+	AFTER_SET=$(tree_sum)
+	printf '[workqueue writeback]\nmax_active = 77\nnice = -3\n[workqueue blkcg_punt_bio]\nmax_active = 5\n' | prof p
+	for n in 1 2 3; do
+		run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=$n "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+		assert_equal "$n: $status" "$n: 1"
+		assert_output --partial "write failed"
+		assert_equal "$n: $(tree_sum)" "$n: $AFTER_SET"
+		cmp "$BATS_TEST_TMPDIR/journal" "$ROOT/run/wqctl/journal" || fail "write $n failed: the journal changed"
+	done
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "fault injection: a change whose rollback fails stays journaled, and revert undoes it" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	printf '[workqueue writeback]\nmax_active = 77\nnice = -3\n' | prof p
+	# writes: 1 max_active=77, 2 nice=-3 (fails), 3 nice restored, 4 max_active restored (fails)
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=2,4 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+	assert_equal "$status" 1
+	assert_output --partial "writeback/nice: write failed"
+	assert_output --partial "1 change could not be rolled back"
+	assert_equal "$(val writeback/max_active)" 77
+	assert_equal "$(val writeback/nice)" 0
+	# the journal holds the one change left written, with its original
+	run cat "$ROOT/run/wqctl/journal"
+	assert_output "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t77')"
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
 @test "dump DIR reproduces show, explain and check elsewhere" {
 	run wq dump "$BATS_TEST_TMPDIR/dump"
 	assert_success

@@ -2,6 +2,7 @@
 /*
  * LD_PRELOAD fault injection: fail the N-th write() to a file whose path
  * contains FAILWRITE_MATCH (default "/workqueue/") with FAILWRITE_ERRNO
+ * (FAILWRITE_N may list several: "2,4" fails the second and the fourth)
  * (EINVAL, EACCES, EIO, ENOENT, EOVERFLOW). CI runs as root, so file modes
  * cannot make sysfs-like writes fail; this can.
  */
@@ -14,6 +15,20 @@
 #include <unistd.h>
 
 static int count;
+
+/* n is one of the comma-separated numbers in list */
+static int listed(const char *list, int n)
+{
+	for (char *end; *list; list = end + (*end == ',')) {
+		long v = strtol(list, &end, 10);
+
+		if (end == list)
+			return 0;
+		if (v == n)
+			return 1;
+	}
+	return 0;
+}
 
 static int wanted_errno(void)
 {
@@ -46,7 +61,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 		l = readlink(link, path, sizeof(path) - 1);
 		if (l > 0) {
 			path[l] = '\0';
-			if (strstr(path, match ? match : "/workqueue/") && ++count == atoi(n)) {
+			if (strstr(path, match ? match : "/workqueue/") && listed(n, ++count)) {
 				errno = wanted_errno();
 				return -1;
 			}
