@@ -790,18 +790,28 @@ static int minact_read(struct wq_ctx *ctx)
 	return r == -ENOENT ? 0 : r;
 }
 
-int wq_minact_get(struct wq_ctx *ctx, const char *wq)
+/* wq's record's min_active if it is of this instance of wq, else 0; *now: wq's inode when it was looked at, else 0. */
+static int minact_find(struct wq_ctx *ctx, const char *wq, unsigned long long *now)
 {
 	unsigned long long ino;
 	const char *l;
 	int min;
 
+	*now = 0;
 	if (!ctx->minact)
 		minact_read(ctx); /* unreadable: no records */
 	l = ctx->minact ? minact_line(ctx, wq) : NULL;
 	if (!l || sscanf(l + strlen(wq), "\t%llu\t%d", &ino, &min) != 2 || min < 1)
 		return 0;
-	return ino == wq_ino(ctx, wq) ? min : 0;
+	*now = wq_ino(ctx, wq);
+	return ino == *now ? min : 0;
+}
+
+int wq_minact_get(struct wq_ctx *ctx, const char *wq)
+{
+	unsigned long long ino;
+
+	return minact_find(ctx, wq, &ino);
 }
 
 struct minact_rec {
@@ -870,6 +880,7 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 		char name[WQ_NAME_MAX], per_cpu[320];
 		_cleanup_free_ char *pc = NULL;
 		const char *slash;
+		unsigned long long ino;
 		int v = atoi(c->new), cur;
 
 		if (c->state != WQ_CH_WRITTEN || strncmp(c->path, prefix, sizeof(prefix) - 1))
@@ -887,7 +898,7 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 		wq_attr_path(per_cpu, sizeof(per_cpu), name, "per_cpu");
 		if (wq_root_read(ctx->root, per_cpu, &pc) < 0 || atoi(pc) != 0)
 			continue;
-		cur = wq_minact_get(ctx, name);
+		cur = minact_find(ctx, name, &ino);
 		if (cur && v >= cur)
 			continue;
 		if (m.n == cap) {
@@ -903,7 +914,7 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 			r = -ENOMEM;
 			break;
 		}
-		m.r[m.n].ino = wq_ino(ctx, name);
+		m.r[m.n].ino = ino ? ino : wq_ino(ctx, name);
 		m.r[m.n++].min = v;
 	}
 	if (r == 0 && m.n) {
