@@ -750,6 +750,18 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 		model_free(m);
 		return NULL;
 	}
+	if (!k->full) {
+		/*
+		 * A brief model is read for its figures alone: its effective set
+		 * (1 KB at 8,192 CPUs) and a counter per node would only grow the
+		 * heap with the node count, a page fault every few models.
+		 */
+		wq_cpuset_free(m->ex.effective);
+		free(m->ex.counters);
+		m->ex.effective = NULL;
+		m->ex.counters = NULL;
+		m->ex.ncounters = m->ex.counters_cap = 0;
+	}
 	m->next = *b;
 	*b = m;
 	return ctx->models->last = m;
