@@ -161,11 +161,16 @@ static void report_changes(const struct wq_plan *plan)
 		puts("nothing to change");
 }
 
-/* The boot unit's one line in the journal: which profiles, what was written. */
-static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int rc)
+/*
+ * The boot unit's one line in the journal: which profiles, what was written;
+ * trc is what the transaction returned, skipped the settings this machine
+ * could not take.
+ */
+static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int trc,
+			 size_t skipped)
 {
 	size_t written = 0, same = 0;
-	char names[256] = "";
+	char names[256] = "", tail[96] = "";
 
 	for (size_t i = 0; i < set->n; i++) {
 		size_t len = strlen(names);
@@ -178,8 +183,14 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 		else if (plan->c[i].state == WQ_CH_UNCHANGED || wq_change_is_noop(&plan->c[i]))
 			same++;
 	}
-	cli_notice(cli, "boot: profiles %s: %zu settings, %zu written, %zu already set%s", names, plan->n, written,
-		   same, rc == EXIT_OK ? "" : "; failed, every write rolled back");
+	/* after a failed transaction, what is still written is what could not be rolled back */
+	if (trc != EXIT_OK)
+		snprintf(tail, sizeof(tail), "; failed, %s",
+			 written ? "some writes not rolled back (see above)" : "every write rolled back");
+	else if (skipped)
+		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", skipped);
+	cli_notice(cli, "boot: profiles %s: %zu setting%s, %zu written, %zu already set%s", names, plan->n,
+		   plan->n == 1 ? "" : "s", written, same, tail);
 }
 
 static int run(struct cli *cli, int argc, char **argv)
@@ -195,7 +206,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
 	const char *only = NULL;
 	char **targets = NULL;
-	size_t ntargets = 0;
+	size_t ntargets = 0, skipped = 0;
 	int kind = UDEV_NONE;
 	char udev_wq[WQ_NAME_MAX], why[256];
 	struct wq_settings st = {0};
@@ -203,7 +214,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	struct wq_pset set;
 	bool dry = false, udev = false, boot = false, none;
 	size_t n = 0;
-	int c, rc, modes = 0;
+	int c, rc, trc, modes = 0;
 
 	if (!names)
 		return EXIT_FAIL;
@@ -313,14 +324,13 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
+	rc = trc =
+	    dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
 	/* what changed, for the person who ran it (the boot unit and the udev rule stay quiet) */
 	if (rc == EXIT_OK && !dry && !udev && !boot && !cli->quiet)
 		report_changes(&plan);
 	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
 	if (rc == EXIT_OK && !dry) {
-		size_t skipped = 0;
-
 		for (size_t i = 0; i < st.n; i++)
 			skipped += st.v[i].machine;
 		if (skipped) {
@@ -330,7 +340,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (boot)
-		boot_summary(cli, &set, &plan, rc);
+		boot_summary(cli, &set, &plan, trc, skipped);
 out:
 	wq_names_free(targets, ntargets);
 	wq_plan_free(&plan);

@@ -109,6 +109,12 @@ void plan_report_failure(struct cli *cli, const struct wq_plan *plan, size_t fai
 		cli_err(cli, "%s: %zu change%s could not be rolled back", f->object, lost, lost == 1 ? "" : "s");
 }
 
+static void note_failed(struct cli *cli, const struct wq_change *c, int r)
+{
+	cli_err(cli, "%s: cannot journal the current value: %s", c->object,
+		r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
+}
+
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 {
 	struct wq_journal j = {0};
@@ -155,8 +161,7 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 			? 0
 			: wq_journal_note(&j, c->path, c->type, c->old, c->expect ? c->expect : c->new);
 		if (r < 0) {
-			cli_err(cli, "%s: cannot journal the current value: %s", c->object,
-				r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
+			note_failed(cli, c, r);
 			rc = EXIT_FAIL;
 			goto out;
 		}
@@ -177,9 +182,14 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 		for (size_t i = 0; i < plan->n; i++) {
 			const struct wq_change *c = &plan->c[i];
 
-			if (c->state == WQ_CH_WRITTEN &&
-			    wq_journal_note(&j, c->path, c->type, c->old, c->expect ? c->expect : c->new) < 0)
-				cli_err(cli, "%s: cannot journal the current value", c->object);
+			/* what the kernel holds (a read-back that differed included): revert compares with it */
+			const char *held = c->now ? c->now : c->expect;
+
+			if (c->state != WQ_CH_WRITTEN)
+				continue;
+			r = wq_journal_note(&j, c->path, c->type, c->old, held ? held : c->new);
+			if (r < 0)
+				note_failed(cli, c, r);
 		}
 		if (wq_journal_write(cli->ctx, &j) < 0)
 			cli_err(cli, "run/wqctl/journal: cannot restore it");

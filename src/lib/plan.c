@@ -166,7 +166,9 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			c->err = r;
 			*failed = i;
 			rollback(ctx, p, i + 1);
-			c->state = WQ_CH_FAILED;
+			/* a write that landed and could not be restored stays WRITTEN: it must stay journaled */
+			if (c->state != WQ_CH_WRITTEN)
+				c->state = WQ_CH_FAILED;
 			return r;
 		}
 	}

@@ -55,7 +55,10 @@ int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
 /*
  * Write every change that is not a no-op, in order; read each back. On the
  * first failure restore every change already written (reverse order) and
- * return its -errno, with *failed its index. 0 when all landed.
+ * return its -errno, with *failed its index. 0 when all landed. Afterwards a
+ * change left WRITTEN (its now set when it could be read back) is one whose
+ * restore failed: the failed change too, when its write landed but read
+ * back different (-EILSEQ); otherwise that one is FAILED.
  */
 int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
 /* Write one value as `echo` would (newline-terminated, strings verbatim). 0 or -errno. */

@@ -264,6 +264,31 @@ bad_profile() {
 	[ ! -e "$ROOT/run/wqctl/journal" ]
 }
 
+@test "fault injection: a write that reads back different is rolled back, or journaled when that fails" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	printf '[workqueue writeback]\nmax_active = 77\nnice = -3\n' | prof p
+	# write 1 lands as 770: the read-back differs, and write 2 restores 1024
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_SKEW=1 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --profile p
+	assert_equal "$status" 1
+	assert_output --partial "writeback/max_active: read back '770' after writing '77'"
+	refute_output --partial "could not be rolled back"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	[ ! -e "$ROOT/run/wqctl/journal" ] || fail "journal left behind"
+	# the same, and the restore fails too: 770 stays, and revert must know its original
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_SKEW=1 FAILWRITE_N=2 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" \
+		apply --profile p
+	assert_equal "$status" 1
+	assert_output --partial "writeback/max_active: read back '770' after writing '77'"
+	assert_output --partial "1 change could not be rolled back"
+	assert_equal "$(val writeback/max_active)" 770
+	run cat "$ROOT/run/wqctl/journal"
+	assert_output "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t770')"
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
+	[ ! -e "$ROOT/run/wqctl/journal" ]
+}
+
 @test "dump DIR reproduces show, explain and check elsewhere" {
 	run wq dump "$BATS_TEST_TMPDIR/dump"
 	assert_success
@@ -339,6 +364,31 @@ storage-sane-limits"
 	run wq apply --boot
 	assert_success
 	assert_output "wqctl: boot: no active profiles, nothing to apply"
+}
+
+@test "apply --boot: the summary line says what was skipped, and whether a failure was rolled back" {
+	# CPU 99 is not on the fixture: that setting is skipped, nice is written
+	printf '[workqueue writeback]\nnice = 5\ncpumask = 99\n' | prof p
+	run wqp apply --boot --profile p
+	assert_equal "$status" 1
+	assert_line "wqctl: boot: profiles p: 1 setting, 1 written, 0 already set, 1 skipped on this machine"
+	assert_equal "$(val writeback/nice)" 5
+	run wq revert
+	assert_success
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	printf '[workqueue writeback]\nmax_active = 77\nnice = 5\n' | prof p
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=2 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --boot --profile p
+	assert_equal "$status" 1
+	assert_line "wqctl: boot: profiles p: 2 settings, 0 written, 0 already set; failed, every write rolled back"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# write 1 reads back 770 and its restore (write 2) fails: one write stays
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_SKEW=1 FAILWRITE_N=2 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" \
+		apply --boot --profile p
+	assert_equal "$status" 1
+	assert_line "wqctl: boot: profiles p: 2 settings, 1 written, 0 already set; failed, some writes not rolled back (see above)"
+	run wq revert
+	assert_success
+	assert_equal "$(tree_sum)" "$BEFORE"
 }
 
 @test "kernels: outside the range every setting of that profile is unsupported, with the reason" {

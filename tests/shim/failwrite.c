@@ -4,7 +4,10 @@
  * contains FAILWRITE_MATCH (default "/workqueue/") with FAILWRITE_ERRNO
  * (FAILWRITE_N may list several: "2,4" fails the second and the fourth)
  * (EINVAL, EACCES, EIO, ENOENT, EOVERFLOW). CI runs as root, so file modes
- * cannot make sysfs-like writes fail; this can.
+ * cannot make sysfs-like writes fail; this can. The writes FAILWRITE_SKEW
+ * lists land with a '0' added before the newline and report success: what
+ * the file then holds reads back different from what was written, as when
+ * the kernel adjusts a value.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -50,20 +53,31 @@ static int wanted_errno(void)
 ssize_t write(int fd, const void *buf, size_t len)
 {
 	static ssize_t (*real)(int, const void *, size_t);
-	const char *n = getenv("FAILWRITE_N"), *match = getenv("FAILWRITE_MATCH");
-	char link[64], path[4096];
+	const char *n = getenv("FAILWRITE_N"), *skew = getenv("FAILWRITE_SKEW"), *match = getenv("FAILWRITE_MATCH");
+	char link[64], path[4096], text[4096];
 	ssize_t l;
 
 	if (!real)
 		real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-	if (n && fd > 2) {
+	if ((n || skew) && fd > 2) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 		l = readlink(link, path, sizeof(path) - 1);
 		if (l > 0) {
 			path[l] = '\0';
-			if (strstr(path, match ? match : "/workqueue/") && listed(n, ++count)) {
+			if (!strstr(path, match ? match : "/workqueue/"))
+				return real(fd, buf, len);
+			++count;
+			if (n && listed(n, count)) {
 				errno = wanted_errno();
 				return -1;
+			}
+			if (skew && listed(skew, count) && len > 0 && len < sizeof(text)) {
+				size_t k = len - (((const char *)buf)[len - 1] == '\n');
+
+				memcpy(text, buf, k);
+				text[k] = '0';
+				memcpy(text + k + 1, (const char *)buf + k, len - k);
+				return real(fd, text, len + 1) < 0 ? -1 : (ssize_t)len;
 			}
 		}
 	}
