@@ -169,7 +169,7 @@ static void report_changes(const struct wq_plan *plan)
 static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int trc,
 			 size_t skipped)
 {
-	size_t written = 0, same = 0;
+	size_t written = 0, same = 0, failed = 0;
 	char names[256] = "", tail[96] = "";
 
 	for (size_t i = 0; i < set->n; i++) {
@@ -180,13 +180,21 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 	for (size_t i = 0; i < plan->n; i++) {
 		if (plan->c[i].state == WQ_CH_WRITTEN)
 			written++;
+		else if (plan->c[i].state == WQ_CH_FAILED)
+			failed++;
 		else if (plan->c[i].state == WQ_CH_UNCHANGED || wq_change_is_noop(&plan->c[i]))
 			same++;
 	}
-	/* after a failed transaction, what is still written is what could not be rolled back */
+	/*
+	 * After a failed transaction what is still written could not be rolled
+	 * back; with no change FAILED either, it failed before its first write
+	 * (the lock, the journal).
+	 */
 	if (trc != EXIT_OK)
 		snprintf(tail, sizeof(tail), "; failed, %s",
-			 written ? "some writes not rolled back (see above)" : "every write rolled back");
+			 written  ? "some writes not rolled back (see above)"
+			 : failed ? "every write rolled back"
+				  : "nothing written");
 	else if (skipped)
 		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", skipped);
 	cli_notice(cli, "boot: profiles %s: %zu setting%s, %zu written, %zu already set%s", names, plan->n,

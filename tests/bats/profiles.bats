@@ -375,6 +375,13 @@ storage-sane-limits"
 	assert_equal "$(val writeback/nice)" 5
 	run wq revert
 	assert_success
+	# a journal that cannot be read stops the run before its first write
+	mkdir -p "$ROOT/run/wqctl/journal"
+	run wqp apply --boot --profile p
+	assert_equal "$status" 1
+	assert_line "wqctl: boot: profiles p: 1 setting, 0 written, 0 already set; failed, nothing written"
+	rmdir "$ROOT/run/wqctl/journal"
+	assert_equal "$(tree_sum)" "$BEFORE"
 	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
 	printf '[workqueue writeback]\nmax_active = 77\nnice = 5\n' | prof p
 	run env LD_PRELOAD="$WQCTL_SHIM" FAILWRITE_N=2 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$PD" apply --boot --profile p
