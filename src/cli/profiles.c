@@ -151,10 +151,15 @@ int cli_report_settings(struct cli *cli, const struct wq_settings *s)
 			cli_warn(cli, "%s:%d: %s: skipped: %s", x->file, x->line, x->object, x->why);
 			break;
 		case WQ_SET_UNSUPPORTED:
-			/* a value this machine cannot take is worth saying without -v (apply exits 1) */
+			/*
+			 * A value this machine cannot take is worth saying without -v;
+			 * apply exits 1 for it, so there it is an error that --boot and
+			 * -q do not silence (its last line points here).
+			 */
 			if (x->machine)
-				cli_warn(cli, "%s:%d: %s: not on this machine, skipped: %s", x->file, x->line,
-					 x->object, x->why);
+				(cli->cmdname && !strcmp(cli->cmdname, "apply") ? cli_err : cli_warn)(
+				    cli, "%s:%d: %s: not on this machine, skipped: %s", x->file, x->line, x->object,
+				    x->why);
 			else
 				cli_info(cli, "%s:%d: %s: unsupported: %s", x->file, x->line, x->object, x->why);
 			break;

@@ -15,7 +15,11 @@ void cli_strv_free(char **v, size_t n);
  * no active set). EXIT_OK, or EXIT_USAGE after the errors were printed.
  */
 int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *set, bool *none);
-/* Print invalid (error), skipped (warning), unsupported and absent (-v); returns the number invalid. */
+/*
+ * Print invalid (error), skipped (warning; for apply, a value this machine
+ * cannot take is an error), unsupported and absent (-v); returns the number
+ * invalid.
+ */
 int cli_report_settings(struct cli *cli, const struct wq_settings *s);
 
 #endif

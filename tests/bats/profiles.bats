@@ -371,8 +371,16 @@ storage-sane-limits"
 	printf '[workqueue writeback]\nnice = 5\ncpumask = 99\n' | prof p
 	run wqp apply --boot --profile p
 	assert_equal "$status" 1
-	assert_line "wqctl: boot: profiles p: 1 setting, 1 written, 0 already set, 1 skipped on this machine"
+	# quiet, but the reason for exit 1 stays, and the line that points to it follows
+	assert_line --index 0 --partial "p.conf:3: writeback/cpumask: not on this machine, skipped: CPU 99 does not exist"
+	assert_line --index 1 --partial "apply: 1 setting skipped on this machine (see above)"
+	assert_line --index 2 "wqctl: boot: profiles p: 1 setting, 1 written, 0 already set, 1 skipped on this machine"
 	assert_equal "$(val writeback/nice)" 5
+	run wq revert
+	assert_success
+	run wqp -q apply --profile p
+	assert_equal "$status" 1
+	assert_line --index 0 --partial "p.conf:3: writeback/cpumask: not on this machine, skipped"
 	run wq revert
 	assert_success
 	# a journal that cannot be read stops the run before its first write
