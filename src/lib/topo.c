@@ -678,16 +678,17 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, str
 
 int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz)
 {
-	_cleanup_cpuset_ struct wq_cpuset *todo = wq_cpuset_new();
-	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *todo = NULL;
+	_cleanup_cpuset_ struct wq_cpuset *g = NULL;
 
-	if (!todo || !g)
-		return -ENOMEM;
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
 		int r;
 
 		if ((scope >= 0 && s != scope) || t->pods_done[s])
 			continue;
+		/* the scratch sets only for a scope not built yet: most calls find theirs built */
+		if (!todo && (!(todo = wq_cpuset_new()) || !(g = wq_cpuset_new())))
+			return -ENOMEM;
 		r = build_scope(root, t, s, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
