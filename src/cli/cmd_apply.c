@@ -170,7 +170,7 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 			 size_t skipped)
 {
 	size_t written = 0, same = 0, failed = 0;
-	char names[256] = "", tail[96] = "";
+	char names[256] = "", tail[128] = "";
 
 	for (size_t i = 0; i < set->n; i++) {
 		size_t len = strlen(names);
@@ -190,13 +190,16 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 	 * back; with no change FAILED either, it failed before its first write
 	 * (the lock, the journal).
 	 */
-	if (trc != EXIT_OK)
-		snprintf(tail, sizeof(tail), "; failed, %s",
+	if (skipped)
+		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", skipped);
+	if (trc != EXIT_OK) {
+		size_t len = strlen(tail);
+
+		snprintf(tail + len, sizeof(tail) - len, "; failed, %s",
 			 written  ? "some writes not rolled back (see above)"
 			 : failed ? "every write rolled back"
 				  : "nothing written");
-	else if (skipped)
-		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", skipped);
+	}
 	cli_notice(cli, "boot: profiles %s: %zu setting%s, %zu written, %zu already set%s", names, plan->n,
 		   plan->n == 1 ? "" : "s", written, same, tail);
 }
@@ -338,14 +341,12 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (rc == EXIT_OK && !dry && !udev && !boot && !cli->quiet)
 		report_changes(&plan);
 	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
-	if (rc == EXIT_OK && !dry) {
-		for (size_t i = 0; i < st.n; i++)
-			skipped += st.v[i].machine;
-		if (skipped) {
-			cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
-				skipped, skipped == 1 ? "" : "s");
-			rc = EXIT_FAIL;
-		}
+	for (size_t i = 0; i < st.n && !dry; i++)
+		skipped += st.v[i].machine;
+	if (rc == EXIT_OK && skipped) {
+		cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
+			skipped, skipped == 1 ? "" : "s");
+		rc = EXIT_FAIL;
 	}
 	if (boot)
 		boot_summary(cli, &set, &plan, trc, skipped);
