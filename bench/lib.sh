@@ -3,7 +3,8 @@
 # label in label_NAME; bench_run measures every NAME and bench_print prints a
 # row each and its ratios to the first (the floor), all from the same run:
 #   wall time: the median of RUNS runs, the commands run in turn, each
-#   started with posix_spawn and timed from there to its end (bench/spawn.c);
+#   started with posix_spawn and timed from there to its end (bench/spawn.c),
+#   all on one CPU (BENCH_CPU, by default the first this shell may use);
 #   instructions: callgrind, the whole process (exact and repeatable);
 #   peak RSS and page faults: the medians of ru_maxrss and ru_minflt of 7
 #   runs (bench/rss.c).
@@ -17,6 +18,13 @@ bench_setup() { # sets top, runs, tmp; builds bench/rss and bench/spawn
 	trap 'rm -rf "$tmp"' EXIT
 	cc -O2 -o "$tmp/rss" "$top/bench/rss.c"
 	cc -O2 -o "$tmp/spawn" "$top/bench/spawn.c"
+	# every timed run on one CPU, the floor's and the commands' alike (bench/spawn.c
+	# says why); by default the first this shell may use, BENCH_CPU= for any
+	if [ -z "${BENCH_CPU+set}" ]; then
+		BENCH_CPU=$(awk '/^Cpus_allowed_list:/ { sub(/[-,].*/, "", $2); print $2 }' /proc/self/status)
+	fi
+	export BENCH_CPU
+	echo "# timed runs on CPU ${BENCH_CPU:-any}" >&2
 }
 
 _instructions() { # command...
