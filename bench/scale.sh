@@ -17,7 +17,11 @@
 # over the floor's is the ratio to the floor on 8,192 CPUs over the one on
 # 1,024, with its 95% interval (the rounds resampled), and the same growth
 # in instructions (callgrind, the 1,250-workqueue trees), which the
-# machine's noise does not move. Targets: every wall ratio <= 1.5, x8
+# machine's noise does not move. Beside it a null: the 1,024-CPU tree
+# built a second time and run in the same rounds, whose growth over the
+# floor's would read 1.00x if two builds of the same files measured alike;
+# how far it reads from 1.00x is how far the layout of a tree in memory
+# moves the measure. Targets: every wall ratio <= 1.5, x8
 # workqueues <= x9 time, x8 CPUs no worse than the floor's growth.
 #   bench/scale.sh [WQCTL]      (default: build/wqctl, the plain build)
 # RUNS (default 21) timed rounds per tree, five times as many for explain
@@ -141,43 +145,51 @@ floor_of() { # NAME: the floor it is measured against
 	case $1 in show | json | check) echo fall ;; explain) echo fone ;; verify | noop) echo fprof ;; *) echo fwrite ;; esac
 }
 
-# the per-round ratios of the paired rounds (growth with the CPUs)
+# the per-round ratios of the paired rounds (growth with the CPUs), a file
+# per tree of trees (pr.CPUS.WQS.NAME; CPUS 1024n for the null)
 pair_record() { # WQS FLOOR NAME...
 	local w=$1 f=$2 n c
 	shift 2
 	for n in "$@"; do
-		for c in 1024 8192; do
+		for c in "${trees[@]%x*}"; do
 			paste "$tmp/t.${n}_${c}x$w" "$tmp/t.${f}_${c}x$w" | awk '{ print $1 / $2 }' >"$tmp/pr.$c.$w.$n"
 		done
 	done
 }
 
 declare -A nodes_of=([64]=4 [1024]=8 [8192]=32)
+# Build tree NAME (CPUS, WQS workqueues), apply profile A to it and define its
+# commands cmd_*_NAME; sets r (its root) and W (wqctl on it).
+build_tree() { # NAME CPUS WQS
+	local t=$1
+	r=$trees_in/tree.$t
+	rm -rf "$r"
+	"$top/tests/fixtures/mkscale.sh" -c "$2" -n "${nodes_of[$2]}" -t 2 -l 1 -w "$3" "$r"
+	W=("$wqctl" --sysroot "$r" --profile-dir "$tmp/profiles")
+	ok 0 "${W[@]}" apply --profile big-a
+	writes "$r" >"$tmp/list.$t"
+	# the tree's files written back before any round: a run measured the
+	# first tree's show at 1.50x its floor while the kernel flushed them
+	# (1.20x with the tree on disk)
+	sync
+
+	declare -ga "cmd_fall_$t=(\"\$tmp/scalefloor\" \"\$r\")"
+	declare -ga "cmd_show_$t=(\"\${W[@]}\" show)"
+	declare -ga "cmd_json_$t=(\"\${W[@]}\" show -J)"
+	declare -ga "cmd_check_$t=(\"\${W[@]}\" check)"
+	declare -ga "cmd_fone_$t=(\"\$tmp/scalefloor\" \"\$r\" -w scale-7)"
+	declare -ga "cmd_explain_$t=(\"\${W[@]}\" explain scale-7)"
+	declare -ga "cmd_fprof_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o)"
+	declare -ga "cmd_verify_$t=(\"\${W[@]}\" verify --profile big-a)"
+	declare -ga "cmd_noop_$t=(\"\${W[@]}\" apply --profile big-a)"
+	declare -ga "cmd_fwrite_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o -W \"\$tmp/list.\$t\")"
+	declare -ga "cmd_applya_$t=(\"\${W[@]}\" apply --profile big-a)"
+	declare -ga "cmd_applyb_$t=(\"\${W[@]}\" apply --profile big-b)"
+}
 for cpus in 64 1024 8192; do
 	for wqs in 1250 10000; do
-		t=${cpus}x$wqs r=$trees_in/tree.$t
-		rm -rf "$r"
-		"$top/tests/fixtures/mkscale.sh" -c "$cpus" -n "${nodes_of[$cpus]}" -t 2 -l 1 -w "$wqs" "$r"
-		W=("$wqctl" --sysroot "$r" --profile-dir "$tmp/profiles")
-		ok 0 "${W[@]}" apply --profile big-a
-		writes "$r" >"$tmp/list.$t"
-		# the tree's files written back before any round: a run measured the
-		# first tree's show at 1.50x its floor while the kernel flushed them
-		# (1.20x with the tree on disk)
-		sync
-
-		declare -ga "cmd_fall_$t=(\"\$tmp/scalefloor\" \"\$r\")"
-		declare -ga "cmd_show_$t=(\"\${W[@]}\" show)"
-		declare -ga "cmd_json_$t=(\"\${W[@]}\" show -J)"
-		declare -ga "cmd_check_$t=(\"\${W[@]}\" check)"
-		declare -ga "cmd_fone_$t=(\"\$tmp/scalefloor\" \"\$r\" -w scale-7)"
-		declare -ga "cmd_explain_$t=(\"\${W[@]}\" explain scale-7)"
-		declare -ga "cmd_fprof_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o)"
-		declare -ga "cmd_verify_$t=(\"\${W[@]}\" verify --profile big-a)"
-		declare -ga "cmd_noop_$t=(\"\${W[@]}\" apply --profile big-a)"
-		declare -ga "cmd_fwrite_$t=(\"\$tmp/scalefloor\" \"\$r\" -p \"\$tmp/profiles/big-a.conf\" -o -W \"\$tmp/list.\$t\")"
-		declare -ga "cmd_applya_$t=(\"\${W[@]}\" apply --profile big-a)"
-		declare -ga "cmd_applyb_$t=(\"\${W[@]}\" apply --profile big-b)"
+		t=${cpus}x$wqs
+		build_tree "$t" "$cpus" "$wqs"
 		ok 0 "${W[@]}" show
 		ok 0 "${W[@]}" show -J
 		ok "0 3" "${W[@]}" check
@@ -235,11 +247,19 @@ for cpus in 64 1024 8192; do
 		# there costs 0.5 s, against 4 s with 10,000.
 		pr_runs=$RUNS
 		[ "$wqs" = 1250 ] && pr_runs=$((RUNS * 5))
-		trees=("1024x$wqs" "8192x$wqs")
+		# The null: the 1,024-CPU tree built a second time, after the
+		# 8,192-CPU one, and run in the same rounds. Its growth over the floor's
+		# should read 1.00x; what it reads is how far two trees of the same
+		# files, built minutes apart, move the measure (a pinned A/B read
+		# 1.038x for show between two builds of one 10,000-workqueue tree).
+		build_tree "1024nx$wqs" 1024 "$wqs"
+		trees=("1024x$wqs" "8192x$wqs" "1024nx$wqs")
 		# shellcheck disable=SC2046 # one word a name
 		{
 			runs=$pr_runs RSS_RUNS=0 bench_run $(each fall show json check)
 			pair_record "$wqs" fall show json check
+			rm -rf "$trees_in/tree.1024nx$wqs"
+			trees=("1024x$wqs" "8192x$wqs")
 			runs=$((RUNS * 5)) RSS_RUNS=0 bench_run $(each fone explain)
 			pair_record "$wqs" fone explain
 			runs=$pr_runs RSS_RUNS=0 bench_run $(each fprof verify noop)
@@ -346,6 +366,21 @@ for n in show json check explain verify noop applya applyb; do
 done
 echo "(instructions: the growth of wqctl's count over the floor's, then each one's growth; apply with writes"
 echo " changes the tree, so it is not counted)"
+echo
+echo "The null: the 1,024-CPU tree built twice (the second after the 8,192-CPU tree), in the same rounds;"
+echo "the growth over the floor's from the first to the second, as above (1.00x if two builds of the same"
+echo "files measured alike)"
+printf '%-26s %24s %24s\n' command "wall @1250wq" "wall @10000wq"
+: >"$tmp/nulls"
+for n in show json check; do
+	printf '%-26s' "$(label $n)"
+	for w in 1250 10000; do
+		read -r g lo hi < <(growth "$tmp/pr.1024.$w.$n" "$tmp/pr.1024n.$w.$n")
+		printf ' %24s' "${g}x ($lo-${hi}x)"
+		echo "$n $w $g $lo $hi" >>"$tmp/nulls"
+	done
+	echo
+done
 # Page faults: exact and repeatable like the instructions, and on this
 # project's VMs 11 us each (a first touch of a heap page), so that a command
 # whose heap grows with the CPUs grows in wall time past its floor.
@@ -381,6 +416,9 @@ awk '
 awk '$3 > worst || !at { worst = $3; at = $1 " @" $2 "wq"; lo = $4; hi = $5 }
 	END { printf "worst growth for x8 CPUs over the floor'"'"'s (round by round, wall): %.3fx (%s; 95%%: %.3f-%.3fx); target <= 1.00x\n", worst, at, lo, hi }' "$tmp/growths"
 echo "wall cells of x8 CPUs whose 95% interval lies above 1.00x: $above of 16"
+awk 'function d(x) { return x < 1 ? 1 / x : x }
+	d($3) > worst || !at { worst = d($3); g = $3; at = $1 " @" $2 "wq"; lo = $4; hi = $5 }
+	END { printf "furthest null from 1.00x (the same tree built twice): %.3fx (%s; 95%%: %.3f-%.3fx)\n", g, at, lo, hi }' "$tmp/nulls"
 if [ -s "$ins" ]; then
 	awk '
 		{ c[$1 " " $2] = $3 }
