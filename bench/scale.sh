@@ -17,11 +17,11 @@
 # over the floor's is the ratio to the floor on 8,192 CPUs over the one on
 # 1,024, with its 95% interval (the rounds resampled), and the same growth
 # in instructions (callgrind, the 1,250-workqueue trees), which the
-# machine's noise does not move. Beside it a null: the 1,024-CPU tree
-# built a second time and run in the same rounds, whose growth over the
-# floor's would read 1.00x if two builds of the same files measured alike;
-# how far it reads from 1.00x is how far the layout of a tree in memory
-# moves the measure. Targets: every wall ratio <= 1.5, x8
+# machine's noise does not move. For show, show -J and check each tree is
+# built twice and the growth pools both pairs of builds (a build's layout
+# in memory moved it by up to 4%); beside it a null, the growth from each
+# tree's first build to its second, which would read 1.00x if two builds
+# of the same files measured alike. Targets: every wall ratio <= 1.5, x8
 # workqueues <= x9 time, x8 CPUs no worse than the floor's growth.
 #   bench/scale.sh [WQCTL]      (default: build/wqctl, the plain build)
 # RUNS (default 21) timed rounds per tree, five times as many for explain
@@ -146,7 +146,7 @@ floor_of() { # NAME: the floor it is measured against
 }
 
 # the per-round ratios of the paired rounds (growth with the CPUs), a file
-# per tree of trees (pr.CPUS.WQS.NAME; CPUS 1024n for the null)
+# per tree of trees (pr.CPUS.WQS.NAME; CPUS 1024n and 8192n for the second builds)
 pair_record() { # WQS FLOOR NAME...
 	local w=$1 f=$2 n c
 	shift 2
@@ -247,20 +247,23 @@ for cpus in 64 1024 8192; do
 		# there costs 0.5 s, against 4 s with 10,000.
 		pr_runs=$RUNS
 		[ "$wqs" = 1250 ] && pr_runs=$((RUNS * 5))
-		# The null: the 1,024-CPU tree built a second time, after the
-		# 8,192-CPU one, and run in the same rounds. Its growth over the floor's
-		# should read 1.00x; what it reads is how far two trees of the same
-		# files, built minutes apart, move the measure (a pinned A/B read
-		# 1.038x for show between two builds of one 10,000-workqueue tree).
-		build_tree "1024nx$wqs" 1024 "$wqs"
-		# the values the first tree was left with: its rounds ended with apply B
-		ok 0 "${W[@]}" apply --profile big-b
-		trees=("1024x$wqs" "8192x$wqs" "1024nx$wqs")
+		# Each tree built a second time (1024n, 8192n), after the first two,
+		# and run in the same rounds: the growth pools the two pairs of
+		# builds, and the null (each tree's first build to its second) should
+		# read 1.00x. A pinned A/B read 1.038x for show between two builds of
+		# one 10,000-workqueue tree, and repeated runs on three pairs of
+		# builds read show's growth over the floor's from 0.986x to 1.018x.
+		for c in 1024 8192; do
+			build_tree "${c}nx$wqs" "$c" "$wqs"
+			# the values the first trees were left with: their rounds ended with apply B
+			ok 0 "${W[@]}" apply --profile big-b
+		done
+		trees=("1024x$wqs" "8192x$wqs" "1024nx$wqs" "8192nx$wqs")
 		# shellcheck disable=SC2046 # one word a name
 		{
 			runs=$pr_runs RSS_RUNS=0 bench_run $(each fall show json check)
 			pair_record "$wqs" fall show json check
-			rm -rf "$trees_in/tree.1024nx$wqs"
+			rm -rf "$trees_in/tree.1024nx$wqs" "$trees_in/tree.8192nx$wqs"
 			trees=("1024x$wqs" "8192x$wqs")
 			runs=$((RUNS * 5)) RSS_RUNS=0 bench_run $(each fone explain)
 			pair_record "$wqs" fone explain
@@ -343,22 +346,30 @@ growth() { # RATIOS_1024 RATIOS_8192: "MEDIAN LOW HIGH"
 echo
 echo "x8 CPUs (1,024 to 8,192), growth over the floor's: wall (the ratio to the floor on 8,192 CPUs over the"
 echo "one on 1,024 in the same round: the median of the rounds and its 95% interval; $((RUNS * 5)) rounds with"
-echo "1,250 workqueues, $RUNS with 10,000), then instructions (wqctl's growth over the floor's, 1,250 workqueues)"
+echo "1,250 workqueues, $RUNS with 10,000; show, show -J and check pool the rounds of two builds of each tree),"
+echo "then instructions (wqctl's growth over the floor's, 1,250 workqueues)"
 printf '%-26s %24s %24s %34s\n' command "wall @1250wq" "wall @10000wq" "instructions @1250wq"
-# the two wall cells of NAME, the growth from the 1,024-CPU tree to TREE,
-# each also kept in OUT as "NAME WQS MEDIAN LOW HIGH"
-wall_cells() { # NAME TREE OUT
-	local n=$1 g lo hi w
+# the two wall cells of NAME, the growth from A to B pooled over the pairs
+# A:B whose rounds were run, each also kept in OUT as "NAME WQS MEDIAN LOW HIGH"
+wall_cells() { # NAME OUT A:B...
+	local n=$1 out=$2 g lo hi w p
+	shift 2
 	for w in 1250 10000; do
-		read -r g lo hi < <(growth "$tmp/pr.1024.$w.$n" "$tmp/pr.$2.$w.$n")
+		: >"$tmp/from" && : >"$tmp/to"
+		for p in "$@"; do
+			[ -e "$tmp/pr.${p#*:}.$w.$n" ] || continue
+			cat "$tmp/pr.${p%:*}.$w.$n" >>"$tmp/from"
+			cat "$tmp/pr.${p#*:}.$w.$n" >>"$tmp/to"
+		done
+		read -r g lo hi < <(growth "$tmp/from" "$tmp/to")
 		printf ' %24s' "${g}x ($lo-${hi}x)"
-		echo "$n $w $g $lo $hi" >>"$3"
+		echo "$n $w $g $lo $hi" >>"$out"
 	done
 }
 : >"$tmp/growths"
 for n in show json check explain verify noop applya applyb; do
 	printf '%-26s' "$(label $n)"
-	wall_cells "$n" 8192 "$tmp/growths"
+	wall_cells "$n" "$tmp/growths" 1024:8192 1024n:8192n
 	case $n in show | json | check) f=fall ;; explain) f=fone ;; verify | noop) f=fprof ;; *) f= ;; esac
 	if [ -n "$f" ] && [ -s "$ins" ]; then
 		awk -v n="$n" -v f="$f" '
@@ -373,14 +384,14 @@ done
 echo "(instructions: the growth of wqctl's count over the floor's, then each one's growth; apply with writes"
 echo " changes the tree, so it is not counted)"
 echo
-echo "The null: the 1,024-CPU tree built twice (the second after the 8,192-CPU tree), in the same rounds;"
-echo "the growth over the floor's from the first to the second, as above (1.00x if two builds of the same"
-echo "files measured alike)"
+echo "The null: each tree built twice (the second builds after the first two), in the same rounds; the growth"
+echo "over the floor's from each tree's first build to its second, pooled as above (1.00x if two builds of the"
+echo "same files measured alike)"
 printf '%-26s %24s %24s\n' command "wall @1250wq" "wall @10000wq"
 : >"$tmp/nulls"
 for n in show json check; do
 	printf '%-26s' "$(label $n)"
-	wall_cells "$n" 1024n "$tmp/nulls"
+	wall_cells "$n" "$tmp/nulls" 1024:1024n 8192:8192n
 	echo
 done
 # Page faults: exact and repeatable like the instructions, and on this
