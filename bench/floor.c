@@ -4,6 +4,7 @@
  * path must do at the least — read one workqueue's attribute files.
  *   floor ROOT WORKQUEUE
  */
+#define _GNU_SOURCE
 #include "attrs.h"
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
  * attribute files. It links libinih dynamically, as wqctl does.
  *   minhook ROOT PROFILE
  */
+#define _GNU_SOURCE
 #include <fnmatch.h>
 #include <ini.h>
 #include <stdlib.h>

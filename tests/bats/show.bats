@@ -141,6 +141,21 @@ kcryptd_io-253:0-1"
 	assert_output "77"
 }
 
+@test "a workqueue directory that links elsewhere in a dump reads through the link" {
+	# files below the workqueue directory are opened from it; a link in the way
+	# (here one leading out of it, "..") takes the walk from the dump's root
+	mkdir -p "$ROOT/srv/moved"
+	echo 0 >"$ROOT/srv/moved/per_cpu"
+	echo 33 >"$ROOT/srv/moved/max_active"
+	ln -s ../../../../srv/moved "$ROOT/sys/devices/virtual/workqueue/moved"
+	run wq get -n moved max_active
+	assert_success
+	assert_output "33"
+	run wq get -n writeback max_active
+	assert_success
+	assert_output "$(cat "$ROOT/sys/devices/virtual/workqueue/writeback/max_active")"
+}
+
 @test "-J, -r and -P are mutually exclusive (exit 2), as lsblk has them; -O prints every column" {
 	for pair in "-J -r" "-J -P" "-r -P" "-JP"; do
 		# shellcheck disable=SC2086
