@@ -219,6 +219,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	char **targets = NULL;
 	size_t ntargets = 0, skipped = 0;
 	int kind = UDEV_NONE;
+	int held = -1; /* the lock, when taken before reading */
 	char udev_wq[WQ_NAME_MAX], why[256];
 	struct wq_settings st = {0};
 	struct wq_plan plan = {0};
@@ -321,6 +322,16 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		ntargets = 1;
 	}
+	/*
+	 * An apply that may write many workqueues reads them under the lock,
+	 * so that what it journals needs no second read (on 1,250 workqueues,
+	 * 850 files). A udev event, which mostly changes nothing, reads first
+	 * and locks only to write; so does an apply that cannot take the lock
+	 * here (not root, a read-only tree), which then fails as before if it
+	 * has anything to write.
+	 */
+	if (!dry && !udev)
+		held = wq_lock_take(cli->ctx, PLAN_LOCK_WAIT_MS);
 	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && kind == UDEV_NONE, &st) < 0) {
 		cli_err(cli, "apply: cannot read the workqueues");
 		rc = EXIT_FAIL;
@@ -335,8 +346,9 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = trc =
-	    dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS);
+	rc = trc = dry ? plan_print(cli, &plan)
+		       : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS, held);
+	held = -1; /* plan_transact() released it */
 	/* what changed, for the person who ran it (the boot unit and the udev rule stay quiet) */
 	if (rc == EXIT_OK && !dry && !udev && !boot && !cli->quiet)
 		report_changes(&plan);
@@ -351,6 +363,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (boot)
 		boot_summary(cli, &set, &plan, trc, skipped);
 out:
+	wq_lock_release(held);
 	wq_names_free(targets, ntargets);
 	wq_plan_free(&plan);
 	wq_settings_free(&st);

@@ -519,7 +519,7 @@ static int write_cell(struct exp *e, const struct cell *c)
 		}
 	}
 	if (rc == EXIT_OK && plan.n)
-		rc = plan_transact(e->cli, &plan, PLAN_LOCK_WAIT_MS);
+		rc = plan_transact(e->cli, &plan, PLAN_LOCK_WAIT_MS, -1);
 	wq_plan_free(&plan);
 	return rc == EXIT_OK && vanished ? EXIT_FAIL : rc;
 }

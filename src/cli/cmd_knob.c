@@ -160,7 +160,7 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 		return EXIT_USAGE;
 	}
 	/* journaled like apply's writes, so that revert undoes them */
-	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS);
+	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS, -1);
 	wq_plan_free(&plan);
 	return rc;
 }

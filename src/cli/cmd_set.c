@@ -170,7 +170,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* journaled like apply's writes, so that revert undoes them */
-	rc = plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS);
+	rc = plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS, -1);
 out:
 	wq_plan_free(&plan);
 	return rc;

@@ -115,7 +115,7 @@ static void note_failed(struct cli *cli, const struct wq_change *c, int r)
 		r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
 }
 
-int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
+int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken)
 {
 	struct wq_journal j = {0};
 	size_t failed = 0;
@@ -128,9 +128,10 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 		/* Nothing to write: no lock, no journal (the common udev event). */
 		for (size_t i = 0; i < plan->n; i++)
 			cli_info(cli, "%s: unchanged", plan->c[i].object);
+		wq_lock_release(taken);
 		return EXIT_OK;
 	}
-	lock = wq_lock_take(cli->ctx, wait_ms);
+	lock = taken >= 0 ? taken : wq_lock_take(cli->ctx, wait_ms);
 	if (lock < 0) {
 		/* nothing was written: one line that says what to do */
 		if (lock == -EACCES || lock == -EPERM)
@@ -140,8 +141,11 @@ int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms)
 				lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
 		return EXIT_FAIL;
 	}
-	/* What was read before the lock may be stale: another apply or a revert may have run since. */
-	r = wq_plan_refresh(cli->ctx, plan, &failed);
+	/*
+	 * What was read before the lock may be stale: another apply or a
+	 * revert may have run since. A plan read under the lock is not.
+	 */
+	r = taken >= 0 ? 0 : wq_plan_refresh(cli->ctx, plan, &failed);
 	if (r < 0) {
 		cli_err(cli, "%s: cannot read the current value: %s", plan->c[failed].object, wq_strerror(-r));
 		rc = EXIT_FAIL;

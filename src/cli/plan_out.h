@@ -19,9 +19,10 @@ const char *plan_write_reason(int err);
  * re-read what the plan replaces, save the originals in the journal (the
  * first one is kept, so revert undoes every wqctl change), write, and on a
  * failed write restore both the system and the journal. Writes nothing and
- * takes no lock when every change is a no-op. An EXIT_* code.
+ * takes no lock when every change is a no-op. taken: the lock, taken before
+ * the plan was read (no re-read then; released here), or -1. An EXIT_* code.
  */
-int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms);
+int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken);
 /* revert: restore every original in the journal where wqctl's value is still there. An EXIT_* code. */
 int cli_revert(struct cli *cli);
 

@@ -455,6 +455,47 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 77
 }
 
+@test "apply reads under the lock once: each file it sets is read, written and read back" {
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 5
+		nice = 0
+	P
+	run strace -f -e trace=openat,openat2 "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$BATS_TEST_TMPDIR/pd" \
+		apply --profile p
+	assert_success
+	# the lock comes before the first read of the workqueue
+	lock=$(grep -n 'run/wqctl/lock' <<<"$output" | head -1 | cut -d: -f1)
+	first=$(grep -n 'writeback/max_active' <<<"$output" | head -1 | cut -d: -f1)
+	[ -n "$lock" ] && [ -n "$first" ] && [ "$lock" -lt "$first" ]
+	# max_active: the plan's read and the read-back (no second read under the lock); nice, unchanged: one read
+	assert_equal "$(grep -c 'writeback/max_active".*O_RDONLY' <<<"$output")" 2
+	assert_equal "$(grep -c 'writeback/nice".*O_RDONLY' <<<"$output")" 1
+	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 5
+}
+
+@test "an apply that cannot take the lock still reports nothing to change, and refuses to write" {
+	# run/wqctl is a file: the lock cannot be made there
+	mkdir -p "$ROOT/run"
+	: >"$ROOT/run/wqctl"
+	BEFORE=$(tree_sum)
+	prof same <<-P
+		[workqueue writeback]
+		max_active = $(cat "$(WQDIR)/writeback/max_active")
+	P
+	run wqp apply --profile same
+	sane
+	assert_success
+	prof p <<-'P'
+		[workqueue writeback]
+		max_active = 5
+	P
+	run wqp apply --profile p
+	sane
+	assert_failure 1
+	assert_output --partial "run/wqctl/lock:"
+}
+
 # --- #7: the profile reader and inih agree on leading whitespace --------------
 
 @test "a line starting with a form feed after a key is refused, not a continuation" {
