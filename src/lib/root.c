@@ -77,27 +77,37 @@ const char *wq_root_path(const struct wq_root *root)
 	return root->path;
 }
 
+/* openat2() of rel below dirfd with that resolve; fd or -errno (-ENOSYS: no openat2()). */
+static int openat2_fd(int dirfd, const char *rel, int flags, mode_t mode, unsigned long long resolve)
+{
+	struct open_how how = {
+	    .flags = (unsigned long long)(flags | O_CLOEXEC),
+	    .mode = (flags & O_CREAT) ? mode : 0,
+	    .resolve = resolve,
+	};
+	int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int openat_fd(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, rel, flags | O_CLOEXEC, mode);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* rel from the root directory: openat2() below a sysroot, openat() on the live tree. */
 static int open_below(const struct wq_root *root, const char *rel, int flags, mode_t mode)
 {
-	int fd;
-
 	if (!root->live && !root->no_openat2) {
-		struct open_how how = {
-		    .flags = (unsigned long long)(flags | O_CLOEXEC),
-		    .mode = (flags & O_CREAT) ? mode : 0,
-		    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-		};
+		int fd = openat2_fd(root->dirfd, rel, flags, mode, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 
-		fd = (int)syscall(SYS_openat2, root->dirfd, rel, &how, sizeof(how));
-		if (fd >= 0)
+		if (fd != -ENOSYS)
 			return fd;
-		if (errno != ENOSYS)
-			return -errno;
 		((struct wq_root *)root)->no_openat2 = true;
 	}
-	fd = openat(root->dirfd, rel, flags | O_CLOEXEC, mode);
-	return fd < 0 ? -errno : fd;
+	return openat_fd(root->dirfd, rel, flags, mode);
 }
 
 /*
@@ -120,22 +130,12 @@ static int open_wq_file(const struct wq_root *root, const char *rest, int flags,
 			return -EAGAIN;
 		rw->wqfd = fd;
 	}
-	if (!root->live && !root->no_openat2) {
-		struct open_how how = {
-		    .flags = (unsigned long long)(flags | O_CLOEXEC),
-		    .mode = (flags & O_CREAT) ? mode : 0,
-		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
-		};
-
-		fd = (int)syscall(SYS_openat2, root->wqfd, rest, &how, sizeof(how));
-		if (fd >= 0)
-			return fd;
-		return errno == ELOOP || errno == EXDEV || errno == ENOSYS ? -EAGAIN : -errno;
-	}
-	if (!root->live)
-		return -EAGAIN; /* no openat2(): the root's way, whose fallback is openat() */
-	fd = openat(root->wqfd, rest, flags | O_CLOEXEC, mode);
-	return fd < 0 ? -errno : fd;
+	if (root->live)
+		return openat_fd(root->wqfd, rest, flags, mode);
+	if (root->no_openat2)
+		return -EAGAIN; /* the root's way, whose fallback is openat() */
+	fd = openat2_fd(root->wqfd, rest, flags, mode, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+	return fd == -ELOOP || fd == -EXDEV || fd == -ENOSYS ? -EAGAIN : fd;
 }
 
 /*
