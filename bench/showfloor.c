@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/sys/devices/virtual/workqueue", root);
 	d = opendir(path);
-	if (!d)
+	if (!d || dir < 0)
 		return 1;
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.' && read_attrs_at(dir, de->d_name) > 0)

@@ -25,7 +25,7 @@ struct wq_root {
 	int dirfd;
 	bool live;
 	bool no_openat2;
-	int wqfd; /* WQ_P_WQ, opened at its first use (open_wq_file()); -1 before */
+	int wqfd; /* WQ_P_WQ, opened at its first use (open_wq_file()); -1 before, -2 if it failed */
 	char *path;
 	char *abs; /* the kernel's name of the root directory, for wq_root_canonical() */
 };
@@ -124,12 +124,12 @@ static int open_wq_file(const struct wq_root *root, const char *rest, int flags,
 	struct wq_root *rw = (struct wq_root *)root;
 	int fd;
 
-	if (rw->wqfd < 0) {
+	if (rw->wqfd == -1) { /* tried once: the root's way serves a tree without it */
 		fd = open_below(root, WQ_P_WQ, O_PATH | O_DIRECTORY, 0);
-		if (fd < 0)
-			return -EAGAIN;
-		rw->wqfd = fd;
+		rw->wqfd = fd < 0 ? -2 : fd;
 	}
+	if (rw->wqfd < 0)
+		return -EAGAIN;
 	if (root->live)
 		return openat_fd(root->wqfd, rest, flags, mode);
 	if (root->no_openat2)

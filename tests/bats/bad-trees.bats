@@ -423,6 +423,17 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	[ "$(stat -c %i "$(WQDIR)/writeback/nice")" != "$ino" ]
 }
 
+@test "a tree without the workqueue directory: it is looked for once, not for each file" {
+	rm -r "$(WQDIR)"
+	run strace -f -e trace=openat,openat2 "$WQCTL_PLAIN" --sysroot "$ROOT" explain writeback
+	assert_failure
+	assert_output --partial "writeback: no such workqueue in sysfs"
+	# explain reads per_cpu, then max_active: both below the directory
+	assert_equal "$(grep -c 'writeback/per_cpu"' <<<"$output")" 1
+	assert_equal "$(grep -c 'writeback/max_active"' <<<"$output")" 1
+	assert_equal "$(grep -c '"sys/devices/virtual/workqueue",.*O_PATH' <<<"$output")" 1
+}
+
 # --- #9: what apply journals is read under the lock --------------------------------
 
 @test "apply waiting for the lock journals the value that is there when it writes" {
