@@ -327,11 +327,12 @@ static int run(struct cli *cli, int argc, char **argv)
 	 * so that what it journals needs no second read (on 1,250 workqueues,
 	 * 850 files). A udev event, which mostly changes nothing, reads first
 	 * and locks only to write; so does an apply that cannot take the lock
-	 * here (not root, a read-only tree), which then fails as before if it
-	 * has anything to write.
+	 * at once: another wqctl holds it (an apply with nothing to change does
+	 * not wait for it, one that writes waits once and reads again), or it
+	 * cannot be made (not root, a read-only tree: writes fail as before).
 	 */
 	if (!dry && !udev)
-		held = wq_lock_take(cli->ctx, PLAN_LOCK_WAIT_MS);
+		held = wq_lock_take(cli->ctx, 0);
 	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && kind == UDEV_NONE, &st) < 0) {
 		cli_err(cli, "apply: cannot read the workqueues");
 		rc = EXIT_FAIL;

@@ -466,6 +466,24 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 77
 }
 
+@test "apply with nothing to change does not wait for a lock another wqctl holds" {
+	mkdir -p "$ROOT/run/wqctl"
+	prof same <<-P
+		[workqueue writeback]
+		max_active = $(cat "$(WQDIR)/writeback/max_active")
+	P
+	exec 9>"$ROOT/run/wqctl/lock"
+	flock -x 9
+	run strace -f -e trace=flock "$WQCTL_PLAIN" --sysroot "$ROOT" --profile-dir "$BATS_TEST_TMPDIR/pd" \
+		apply --profile same 9>&-
+	flock -u 9
+	exec 9>&-
+	assert_success
+	# one try, not a wait of 10 ms a try
+	assert_equal "$(grep -c '^flock(' <<<"$output")" 1
+	sane
+}
+
 @test "apply reads under the lock once: each file it sets is read, written and read back" {
 	prof p <<-'P'
 		[workqueue writeback]
