@@ -48,6 +48,12 @@ void cli_warn(struct cli *cli, const char *fmt, ...) __attribute__((format(print
 /* One line that --quiet does not silence (apply --boot's summary for the journal). */
 void cli_notice(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_info(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Once a run, for a name that two workqueues share on this kernel (6.17+:
+ * events, events_unbound): a notice that the tracepoints merge them. The
+ * bits of *said remember which names were told.
+ */
+void cli_note_shared_name(struct cli *cli, const char *name, unsigned int *said);
 /* Print "wqctl NAME" usage and option help of a command to stdout. */
 void cli_cmd_help(const struct cmd *c);
 /* The candidate closest to word (edit distance, at most a third of its length), or NULL. */

@@ -302,6 +302,14 @@ static const struct colinfo cols[] = {
 
 #define DEFAULT_COLS "WORKQUEUE,FUNCTION,KIND,CPUS,COUNT,RUNTIME_MS,QUEUED_FROM,VERDICT,FIX"
 
+/* How many workqueues the tracepoints merge under this name (2 for events, events_unbound on 6.17+). */
+static int queues_named(struct cli *cli, const char *name)
+{
+	const char *which;
+
+	return wq_kver_name_sharers(&cli->ctx->kver, name, &which);
+}
+
 int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -322,6 +330,7 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 	bool full = false, f;
 	struct out o;
 	char why[300];
+	unsigned int shared_said = 0;
 	int rc, r;
 
 	if (cli->list_columns)
@@ -401,6 +410,8 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 		movable += jv[i].movable;
 	}
 	qsort(jv, rows.n, sizeof(*jv), cmp_judged);
+	for (size_t i = 0; i < rows.n; i++)
+		cli_note_shared_name(cli, jv[i].r->wq, &shared_said);
 	if (scan_kworkers(cli->ctx, iso, &kws, &nkw) == 0 && nkw > 1)
 		qsort(kws, nkw, sizeof(*kws), cmp_kw);
 
@@ -417,6 +428,7 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 			json_object *x = json_object_new_object();
 
 			json_object_object_add(x, "workqueue", json_object_new_string(jv[i].r->wq));
+			json_object_object_add(x, "queues", json_object_new_int(queues_named(cli, jv[i].r->wq)));
 			json_object_object_add(x, "function", json_object_new_string(jv[i].func));
 			json_object_object_add(x, "kind", json_object_new_string(jv[i].kind));
 			json_object_object_add(x, "cpus", json_object_new_string(jv[i].cpus));

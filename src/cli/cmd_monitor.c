@@ -170,9 +170,10 @@ static double wall_s(void)
 }
 
 /* One row as an object keyed by the selected columns (lower case, as libsmartcols -J names them). */
-static json_object *json_row(const struct out *o, const struct wq_mon_row *r, const struct lim *l)
+static json_object *json_row(struct cli *cli, const struct out *o, const struct wq_mon_row *r, const struct lim *l)
 {
 	json_object *row = json_object_new_object();
+	const char *which;
 
 	for (size_t c = 0; c < o->nmap; c++) {
 		int id = o->map[c];
@@ -202,6 +203,9 @@ static json_object *json_row(const struct out *o, const struct wq_mon_row *r, co
 		}
 		json_object_object_add(row, key, v);
 	}
+	/* 2 where the tracepoints merge two workqueues of this name (events, events_unbound on 6.17+) */
+	json_object_object_add(
+	    row, "queues", json_object_new_int(cli->ctx ? wq_kver_name_sharers(&cli->ctx->kver, r->name, &which) : 1));
 	return row;
 }
 
@@ -227,8 +231,14 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 	struct out o;
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		shown += wanted(pats, npats, rows[i].name);
+	static unsigned int shared_said;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!wanted(pats, npats, rows[i].name))
+			continue;
+		shown++;
+		cli_note_shared_name(cli, rows[i].name, &shared_said);
+	}
 	if (rep->summary && !cli->json && !table)
 		return EXIT_OK;
 	if (shown == 0 && !cli->json)
@@ -254,7 +264,8 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)rep->lost));
 		for (size_t i = 0; i < n; i++)
 			if (wanted(pats, npats, rows[i].name))
-				json_object_array_add(list, json_row(&o, &rows[i], limit_of(cli, L, rows[i].name)));
+				json_object_array_add(list,
+						      json_row(cli, &o, &rows[i], limit_of(cli, L, rows[i].name)));
 		json_object_object_add(doc, "workqueues", list);
 		{
 			const char *txt = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |

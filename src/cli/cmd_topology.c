@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../lib/explain.h"
+#include "../lib/isolate.h"
 #include "../lib/macro.h"
 #include "../lib/topo.h"
 #include "cli.h"
@@ -25,6 +26,14 @@ struct sets {
 	const char *name;
 	struct wq_cpuset *set;
 };
+
+/* The scopes this kernel has: cache_shard only where parameters/cache_shard_size exists (7.1+). */
+static bool listed(struct cli *cli, struct wq_topo *t, int s, int only)
+{
+	if (only >= 0)
+		return s == only;
+	return s != WQ_SCOPE_CACHE_SHARD || wq_topo_has_cache_shard(cli->ctx->root, t);
+}
 
 static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
 {
@@ -51,7 +60,7 @@ static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 		out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(t->nodes[i].cpus));
 	}
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
-		if (only >= 0 && s != only)
+		if (!listed(cli, t, s, only))
 			continue;
 		for (int p = 0; p < t->pods[s].nr; p++) {
 			struct libscols_line *ln = out_line(&o);
@@ -72,7 +81,7 @@ static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 	return rc;
 }
 
-static int json_out(struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
+static int json_out(struct cli *cli, struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
 {
 	json_object *doc = json_object_new_object(), *nodes = json_object_new_array(),
 		    *scopes = json_object_new_object();
@@ -91,7 +100,7 @@ static int json_out(struct wq_topo *t, const struct sets *sets, size_t nsets, in
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
 		json_object *pods;
 
-		if (only >= 0 && s != only)
+		if (!listed(cli, t, s, only))
 			continue;
 		pods = json_object_new_array();
 		for (int p = 0; p < t->pods[s].nr; p++) {
@@ -114,6 +123,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {{"scope", required_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
 	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *root = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *boot = wq_cpuset_new();
 	const char *scope = NULL;
 	struct wq_topo *t;
 	int c, only = -1;
@@ -135,24 +145,42 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (scope) {
 		only = wq_scope_from_name(scope);
 		if (only < 0) {
-			cli_err(cli, "--scope: '%s' is not an affinity scope (cpu smt cache numa system)", scope);
+			cli_err(cli, "--scope: '%s' is not an affinity scope (cpu smt cache cache_shard numa system)",
+				scope);
 			return EXIT_USAGE;
 		}
 	}
-	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo_pods(cli->ctx, -1)))
+	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo(cli->ctx)))
 		return EXIT_FAIL;
+	if (only == WQ_SCOPE_CACHE_SHARD && !wq_topo_has_cache_shard(cli->ctx->root, t)) {
+		cli_err(cli, "--scope: cache_shard: %s", WQ_NO_CACHE_SHARD);
+		return EXIT_USAGE;
+	}
+	/* every scope this kernel has, or the one asked for */
+	for (int s = 0; s < WQ_SCOPE_NR; s++)
+		if (listed(cli, t, s, only) && !wq_ctx_topo_pods(cli->ctx, s))
+			return EXIT_FAIL;
 	wq_topo_housekeeping(t, hk);
 	if (wq_root_cpumask(cli->ctx, root) < 0)
 		return EXIT_FAIL;
 	{
-		const struct sets sets[] = {
+		struct sets sets[] = {
 		    {"possible", t->possible},	 {"online", t->online}, {"isolated", t->isolated},
 		    {"nohz_full", t->nohz_full}, {"housekeeping", hk},	{"cpumask", root},
+		    {"boot_cpumask", boot},
 		};
+		size_t n = ARRAY_SIZE(sets);
+		struct wq_boot_isolation b = {0};
+		char why[300];
 
+		/* the root mask this kernel's boot rule gives: left out without a command line to read */
+		if (!boot || wq_boot_isolation_read(cli->ctx, &b, why, sizeof(why)) < 0 ||
+		    wq_boot_root_mask(&cli->ctx->kver, t, &b, boot) < 0)
+			n--;
+		wq_boot_isolation_clear(&b);
 		if (cli->json)
-			return json_out(t, sets, ARRAY_SIZE(sets), only);
-		return text_out(cli, t, sets, ARRAY_SIZE(sets), only);
+			return json_out(cli, t, sets, n, only);
+		return text_out(cli, t, sets, n, only);
 	}
 }
 
@@ -161,5 +189,6 @@ const struct cmd cmd_topology = {
     .run = run,
     .summary = "show NUMA nodes, CPU sets and affinity-scope pods",
     .usage = "[--scope SCOPE]",
-    .options = "  --scope SCOPE   list the pods of one scope (cpu smt cache numa system)\n",
+    .options = "  --scope SCOPE   list the pods of one scope (cpu smt cache cache_shard numa system;\n"
+	       "                  cache_shard on kernels that have it, 7.1 and later)\n",
 };

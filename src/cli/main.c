@@ -94,6 +94,23 @@ void cli_err(struct cli *cli, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_note_shared_name(struct cli *cli, const char *name, unsigned int *said)
+{
+	const char *which;
+	unsigned int bit;
+
+	if (cli->quiet || !cli->ctx || wq_kver_name_sharers(&cli->ctx->kver, name, &which) < 2)
+		return;
+	bit = name[6] ? 2U : 1U; /* events_unbound, events */
+	if (*said & bit)
+		return;
+	*said |= bit;
+	cli_notice(cli,
+		   "%s: %s: two workqueues have this name on 6.17 and later (%s); the tracepoints carry only the "
+		   "name, so their work is counted as one",
+		   cli->cmdname, name, which);
+}
+
 void cli_notice(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* check: findings about workqueue settings and the global knobs on this kernel and topology. */
 #define _GNU_SOURCE
 #include "check.h"
 
@@ -136,6 +137,74 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 	}
 }
 
+/* A cpumask file below the workqueue directory (cpumask_isolated, ...): 0, or -errno when absent or unreadable. */
+static int read_wq_mask(struct wq_ctx *ctx, const char *name, struct wq_cpuset *out)
+{
+	_cleanup_free_ char *raw = NULL;
+	char rel[96];
+	int r;
+
+	snprintf(rel, sizeof(rel), WQ_P_WQ "/%s", name);
+	if ((r = wq_root_read(ctx->root, rel, &raw)) < 0)
+		return r;
+	return wq_cpuset_parse_hex(out, raw);
+}
+
+/*
+ * The root unbound cpumask against the CPUs kept from unbound work: on 7.0+
+ * the nohz_full= CPUs the kernel itself leaves in it, and (6.8+) the CPUs of
+ * cpuset isolated partitions, which cpumask_isolated lists beside the
+ * isolcpus= ones (those from the 6.16 fix on, or 7.0 on).
+ */
+static void check_root_isolation(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_boot_isolation *b,
+				 wq_finding_fn fn, void *data)
+{
+	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *boot = wq_cpuset_new();
+	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
+
+	if (!g || !boot || !x || wq_root_cpumask(ctx, g) < 0 || wq_boot_root_mask(&ctx->kver, t, b, boot) < 0)
+		return;
+	/* nohz_full CPUs in the root mask that the kernel's own boot rule put there */
+	if (!wq_kver_nohz_restricts_root(&ctx->kver) && ctx->kver.known && wq_cpuset_copy(x, t->nohz_full) == 0) {
+		wq_cpuset_andnot(x, t->isolated);
+		wq_cpuset_and(x, boot);
+		wq_cpuset_and(x, g);
+		if (!wq_cpuset_is_empty(x)) {
+			_cleanup_free_ char *l = list(x);
+
+			emit(
+			    fn, data, WQ_SEV_WARNING, "nohz-full-unbound", "cpumask",
+			    "since 7.0 nohz_full= alone no longer keeps unbound work off CPUs %s: the kernel left them "
+			    "in the root cpumask; add isolcpus=domain,%s to the kernel command line, or run 'wqctl "
+			    "knob cpumask=housekeeping' (the cpu-partitioning profile does)",
+			    l, l);
+		}
+	}
+	/* CPUs of isolated cpuset partitions: cpumask_isolated less the isolcpus= ones */
+	if (read_wq_mask(ctx, "cpumask_isolated", x) == 0) {
+		wq_cpuset_andnot(x, t->isolated);
+		if (!wq_cpuset_is_empty(x)) {
+			_cleanup_free_ char *l = list(x);
+
+			emit(fn, data, WQ_SEV_INFO, "cpuset-isolated", "cpumask_isolated",
+			     "CPUs %s are in isolated cpuset partitions: the kernel removed them from the root "
+			     "cpumask when the partitions were made",
+			     l);
+			wq_cpuset_and(x, g);
+			if (!wq_cpuset_is_empty(x)) {
+				_cleanup_free_ char *i = list(x);
+
+				emit(fn, data, WQ_SEV_WARNING, "cpumask-in-partition", "cpumask",
+				     "the root cpumask includes CPUs %s of isolated cpuset partitions: a write to "
+				     "cpumask is taken as it is, and the kernel leaves those CPUs out again only when "
+				     "a partition changes",
+				     i);
+			}
+		}
+	}
+}
+
 /*
  * The isolation the boot parameters ask for against what the kernel
  * reports (cpu/isolated, cpu/nohz_full), and so against what
@@ -189,6 +258,7 @@ static void check_boot_isolation(struct wq_ctx *ctx, struct wq_topo *t, wq_findi
 		     "the boot parameters imply %s: cpumask=housekeeping follows the kernel's view",
 		     h, w);
 	}
+	check_root_isolation(ctx, t, &b, fn, data);
 out:
 	wq_boot_isolation_clear(&b);
 }
@@ -229,6 +299,20 @@ static bool pods_same_uncached(const struct wq_topo *t, int s, int o)
 	const struct wq_pods *p = &t->pods[s];
 	unsigned int online = wq_cpuset_count(t->online), in_pods = 0;
 
+	if (o != WQ_SCOPE_CPU && o != WQ_SCOPE_SYSTEM) {
+		/*
+		 * A finer scope's pods split the coarser one's (cache_shard
+		 * splits cache): the same on the online CPUs when as many of
+		 * each hold one.
+		 */
+		unsigned int fine = 0, coarse = 0;
+
+		for (int i = 0; i < p->nr; i++)
+			fine += wq_cpuset_intersects(p->pod[i].cpus, t->online);
+		for (int i = 0; i < t->pods[o].nr; i++)
+			coarse += wq_cpuset_intersects(t->pods[o].pod[i].cpus, t->online);
+		return fine == coarse;
+	}
 	for (int i = 0; i < p->nr; i++) {
 		unsigned int n = wq_cpuset_count_and(p->pod[i].cpus, t->online);
 
@@ -336,6 +420,13 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 				emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name, "affinity_scope %s: %s", scope,
 				     same);
 		}
+		/* cache_shard against cache (its pods build cache's too) */
+		if (s == WQ_SCOPE_CACHE_SHARD && wq_ctx_topo_pods(ctx, s) &&
+		    pods_same(t, WQ_SCOPE_CACHE_SHARD, WQ_SCOPE_CACHE))
+			emit(fn, data, WQ_SEV_INFO, "scope-no-effect", name,
+			     "affinity_scope %s: with cache_shard_size %u each last-level cache is a single shard: "
+			     "cache_shard is the same as cache",
+			     scope, wq_topo_cache_shard_size(t));
 	}
 
 	r = wq_explain_figures(ctx, wq, wi, &ex);

@@ -39,14 +39,19 @@ int wq_boot_isolation_parse(const char *cmdline, struct wq_boot_isolation *b, ch
 {
 	_cleanup_free_ char *iso = last_param(cmdline, "isolcpus");
 	_cleanup_free_ char *nohz = last_param(cmdline, "nohz_full");
+	_cleanup_free_ char *ucpus = last_param(cmdline, "workqueue.unbound_cpus");
 	int r;
 
 	memset(b, 0, sizeof(*b));
 	b->domain = wq_cpuset_new();
 	b->isolcpus = wq_cpuset_new();
 	b->nohz_full = wq_cpuset_new();
-	if (!b->domain || !b->isolcpus || !b->nohz_full)
+	b->unbound_cpus = wq_cpuset_new();
+	if (!b->domain || !b->isolcpus || !b->nohz_full || !b->unbound_cpus)
 		return -ENOMEM;
+	/* workqueue_unbound_cpus_setup(): a list cpulist_parse() refuses is dropped with a warning */
+	if (ucpus && wq_cpuset_parse_list(b->unbound_cpus, ucpus) == 0 && !wq_cpuset_is_empty(b->unbound_cpus))
+		b->has_unbound_cpus = true;
 	if (iso) {
 		/* isolcpus=[nohz,][domain,][managed_irq,]LIST (kernel/sched/isolation.c housekeeping_isolcpus_setup) */
 		char *list = iso;
@@ -117,7 +122,40 @@ void wq_boot_isolation_clear(struct wq_boot_isolation *b)
 	wq_cpuset_free(b->domain);
 	wq_cpuset_free(b->isolcpus);
 	wq_cpuset_free(b->nohz_full);
+	wq_cpuset_free(b->unbound_cpus);
 	memset(b, 0, sizeof(*b));
+}
+
+/* restrict_unbound_cpumask(): AND with mask, or (6.7+) keep out when that leaves no CPU. */
+static void restrict_root(struct wq_cpuset *out, const struct wq_cpuset *mask, bool skip_empty)
+{
+	if (skip_empty && !wq_cpuset_intersects(out, mask))
+		return;
+	wq_cpuset_and(out, mask);
+}
+
+int wq_boot_root_mask(const struct wq_kver *kv, const struct wq_topo *t, const struct wq_boot_isolation *b,
+		      struct wq_cpuset *out)
+{
+	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_dup(t->possible);
+	bool skip_empty = !kv->known || wq_kver_cmp(kv, 6, 7, 0) >= 0;
+	int r;
+
+	if (!hk || (r = wq_cpuset_copy(out, t->possible)) < 0)
+		return -ENOMEM;
+	/* HK_TYPE_WQ: nohz_full= on a kernel that honours it (a tickless set reported) */
+	if (wq_kver_nohz_restricts_root(kv) && b->has_nohz_full && !wq_cpuset_is_empty(t->nohz_full)) {
+		wq_cpuset_andnot(hk, b->nohz_full);
+		restrict_root(out, hk, skip_empty);
+	}
+	/* HK_TYPE_DOMAIN: what cpu/isolated reports */
+	if ((r = wq_cpuset_copy(hk, t->possible)) < 0)
+		return r;
+	wq_cpuset_andnot(hk, t->isolated);
+	restrict_root(out, hk, skip_empty);
+	if (b->has_unbound_cpus && (!kv->known || wq_kver_cmp(kv, 6, 6, 0) >= 0))
+		restrict_root(out, b->unbound_cpus, skip_empty);
+	return 0;
 }
 
 enum wq_worker_kind wq_worker_kind(const char *comm, int *cpu)

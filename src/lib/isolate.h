@@ -14,13 +14,16 @@
 
 #include "cpuset.h"
 #include "ctx.h"
+#include "kver.h"
+#include "topo.h"
 #include "trace.h"
 
 struct wq_boot_isolation {
-	bool has_isolcpus, has_nohz_full;
+	bool has_isolcpus, has_nohz_full, has_unbound_cpus;
 	struct wq_cpuset *domain; /* isolcpus= CPUs isolated from the scheduler domains (no flags, or "domain") */
 	struct wq_cpuset *isolcpus; /* every isolcpus= CPU, whatever its flags */
 	struct wq_cpuset *nohz_full;
+	struct wq_cpuset *unbound_cpus; /* workqueue.unbound_cpus= (6.6+; a list the kernel cannot parse is ignored) */
 	char flags[64]; /* isolcpus= flags as given ("" for none) */
 };
 
@@ -33,6 +36,16 @@ int wq_boot_isolation_parse(const char *cmdline, struct wq_boot_isolation *b, ch
 /* The same from the root's proc/cmdline. */
 int wq_boot_isolation_read(struct wq_ctx *ctx, struct wq_boot_isolation *b, char *why, size_t whysz);
 void wq_boot_isolation_clear(struct wq_boot_isolation *b);
+/*
+ * The root unbound cpumask the kernel sets at boot (workqueue_init_early()),
+ * into out: the possible CPUs, less the nohz_full= ones before 7.0
+ * (HK_TYPE_WQ, where the kernel runs them tickless: t->nohz_full not
+ * empty), less the ones isolated from the scheduler domains (HK_TYPE_DOMAIN,
+ * which cpu/isolated reports), within workqueue.unbound_cpus= (6.6+). From
+ * 6.7 a step that would leave no CPU is skipped. 0 or -ENOMEM.
+ */
+int wq_boot_root_mask(const struct wq_kver *kv, const struct wq_topo *t, const struct wq_boot_isolation *b,
+		      struct wq_cpuset *out);
 /*
  * True for a user task: a non-empty proc/PID/cmdline (NUL-separated
  * arguments). A kernel thread's is empty; a task that is gone has none.

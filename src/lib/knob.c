@@ -37,8 +37,10 @@ const struct wq_knob_desc wq_knob_descs[] = {
      "per-cpu work running longer leaves concurrency management, 0 = off"},
     {"cpu_intensive_warning_thresh", PARAM("cpu_intensive_warning_thresh"), WQ_V_INT, 0, UINT_MAX, false, false, "6.9",
      "report work that goes CPU-intensive this often, 0 = off"},
-    {"cache_shard_size", PARAM("cache_shard_size"), WQ_V_INT, 1, UINT_MAX, true, true, "6.19",
-     "most cores per cache_shard pod"},
+    {"panic_on_stall_time", PARAM("panic_on_stall_time"), WQ_V_INT, 0, UINT_MAX, false, false, "7.0",
+     "panic when a stall lasts this many seconds, 0 = never"},
+    {"cache_shard_size", PARAM("cache_shard_size"), WQ_V_INT, 1, UINT_MAX, true, true, "7.1",
+     "most cores per cache_shard pod (the default affinity scope from 7.1)"},
 };
 const unsigned int wq_knob_ndescs = ARRAY_SIZE(wq_knob_descs);
 

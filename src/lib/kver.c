@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Kernel releases and the workqueue rules that change with them. */
 #include "kver.h"
 
 #include <ctype.h>
@@ -113,6 +114,23 @@ int wq_kver_max_active(const struct wq_kver *kv, bool unbound, unsigned int nr_p
 		return l > 512 ? (int)l : 512;
 	}
 	return 512;
+}
+
+bool wq_kver_nohz_restricts_root(const struct wq_kver *kv)
+{
+	return kv->known && wq_kver_cmp(kv, 7, 0, 0) < 0;
+}
+
+int wq_kver_name_sharers(const struct wq_kver *kv, const char *name, const char **which)
+{
+	*which = NULL;
+	if (!kv->known || wq_kver_cmp(kv, 6, 17, 0) < 0)
+		return 1;
+	if (!strcmp(name, "events"))
+		*which = "system_percpu_wq and system_wq";
+	else if (!strcmp(name, "events_unbound"))
+		*which = "system_dfl_wq and system_unbound_wq";
+	return *which ? 2 : 1;
 }
 
 int wq_kver_dfl_min_active(const struct wq_kver *kv)

@@ -44,6 +44,20 @@ const char *wq_era_name(enum wq_era era);
  * 2048, and on <= 6.5 unbound max(512, 4 * possible). 0 when unknown.
  */
 int wq_kver_max_active(const struct wq_kver *kv, bool unbound, unsigned int nr_possible);
+/*
+ * Does nohz_full= remove CPUs from the boot root unbound cpumask? Up to 6.x
+ * it does (HK_TYPE_WQ); from 7.0 HK_TYPE_WQ is an alias of the kernel-noise
+ * type and only isolcpus= (HK_TYPE_DOMAIN) and workqueue.unbound_cpus= do.
+ * An unknown release answers as the newest.
+ */
+bool wq_kver_nohz_restricts_root(const struct wq_kver *kv);
+/*
+ * How many workqueues carry this name on kv: from 6.17 system_percpu_wq and
+ * system_wq are both "events", system_dfl_wq and system_unbound_wq both
+ * "events_unbound" (the tracepoints name a queue, nothing more). *which
+ * gets the kernel's names for them where there are two, else NULL.
+ */
+int wq_kver_name_sharers(const struct wq_kver *kv, const char *name, const char **which);
 /* WQ_DFL_MIN_ACTIVE on era C kernels (8), else 0. */
 int wq_kver_dfl_min_active(const struct wq_kver *kv);
 

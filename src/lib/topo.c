@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CPU and NUMA topology read from sysfs, and the pods of each affinity scope
+ * built from it the way workqueue_init_topology() builds them.
+ */
 #define _GNU_SOURCE
 #include "topo.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +18,9 @@
 #include "macro.h"
 
 static const char *const scope_names[WQ_SCOPE_NR] = {
-    [WQ_SCOPE_CPU] = "cpu",   [WQ_SCOPE_SMT] = "smt",	    [WQ_SCOPE_CACHE] = "cache",
-    [WQ_SCOPE_NUMA] = "numa", [WQ_SCOPE_SYSTEM] = "system",
+    [WQ_SCOPE_CPU] = "cpu",	[WQ_SCOPE_SMT] = "smt",
+    [WQ_SCOPE_CACHE] = "cache", [WQ_SCOPE_CACHE_SHARD] = "cache_shard",
+    [WQ_SCOPE_NUMA] = "numa",	[WQ_SCOPE_SYSTEM] = "system",
 };
 
 const int16_t *wq_topo_pod_table(struct wq_topo *t, int s)
@@ -611,6 +617,154 @@ static int group_of(const struct wq_root *root, const struct wq_topo *t, enum wq
 	}
 }
 
+/* The kernel's default cores per cache_shard pod (wq_cache_shard_size). */
+#define CACHE_SHARD_SIZE_DFL 8U
+
+/* parameters/cache_shard_size into t->cache_shard_size, once. 0, or -errno (-EINVAL: not a number). */
+static int read_cache_shard_size(const struct wq_root *root, struct wq_topo *t)
+{
+	char buf[32], *end;
+	unsigned long v;
+	int r;
+
+	if (t->cache_shard_size)
+		return 0;
+	r = wq_root_read_buf(root, WQ_P_PARAMS "/cache_shard_size", buf, sizeof(buf));
+	if (r == -ENOENT) {
+		t->cache_shard_size = -1;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (end == buf || *end || errno || v > UINT_MAX || buf[0] == '-')
+		return -EINVAL;
+	/* workqueue_init_topology() turns a 0 given at boot into 1, and the file then reads 1 */
+	t->cache_shard_size = v ? (long long)v : 1;
+	return 0;
+}
+
+bool wq_topo_has_cache_shard(const struct wq_root *root, struct wq_topo *t)
+{
+	int r = read_cache_shard_size(root, t);
+
+	return r == -EINVAL || (r == 0 && t->cache_shard_size > 0);
+}
+
+unsigned int wq_topo_cache_shard_size(const struct wq_topo *t)
+{
+	return t->cache_shard_size > 0 ? (unsigned int)t->cache_shard_size : CACHE_SHARD_SIZE_DFL;
+}
+
+/*
+ * The shard of each CPU inside its cache pod (precompute_cache_shard_ids(),
+ * 7.1+): a pod's cores are its CPUs that come first in their smt pod; they
+ * are dealt, in CPU order, into max(1, round(cores / size)) shards, the first
+ * cores % shards of them one core larger; a CPU that is not the first of its
+ * smt pod takes the shard of the one that is.
+ */
+static void shard_ids(struct wq_topo *t, const int16_t *smt_pod, const int *smt_first, unsigned int size, int *id)
+{
+	const struct wq_pods *cache = &t->pods[WQ_SCOPE_CACHE];
+
+	for (int i = 0; i < cache->nr; i++) {
+		const struct wq_cpuset *pc = cache->pod[i].cpus;
+		unsigned int cores = 0, shards, base, large, in_shard = 0, shard = 0;
+
+		wq_cpuset_for_each (cpu, pc)
+			cores += smt_first[smt_pod[cpu]] == cpu;
+		/* DIV_ROUND_CLOSEST() of an int by an unsigned int: unsigned arithmetic */
+		shards = (cores + size / 2) / size;
+		if (shards < 1)
+			shards = 1;
+		base = cores / shards;
+		large = cores % shards;
+		wq_cpuset_for_each (cpu, pc) {
+			int first = smt_first[smt_pod[cpu]];
+
+			if (first != cpu) {
+				id[cpu] =
+				    id[first]; /* a leader in a later pod has not been dealt yet: 0, as in the kernel */
+				continue;
+			}
+			if (in_shard == (shard < large ? base + 1 : base)) {
+				shard++;
+				in_shard = 0;
+			}
+			in_shard++;
+			id[cpu] = (int)shard;
+		}
+	}
+}
+
+/*
+ * The cache_shard pods: init_pod_type() with cpus_share_cache_shard(), two
+ * CPUs in one pod when they share the cache pod and the shard. Pods are
+ * numbered by their first CPU, as for every scope.
+ */
+static int build_cache_shard(const struct wq_root *root, struct wq_topo *t, char *why, size_t whysz)
+{
+	struct wq_pods *p = &t->pods[WQ_SCOPE_CACHE_SHARD];
+	const struct wq_pods *smt = &t->pods[WQ_SCOPE_SMT], *cache = &t->pods[WQ_SCOPE_CACHE];
+	_cleanup_free_ int *smt_first = NULL, *id = NULL, *base = NULL, *key_pod = NULL;
+	const int16_t *smt_pod, *cache_pod;
+	int r, nkeys = 0;
+
+	if ((r = wq_topo_pods(root, t, WQ_SCOPE_SMT, why, whysz)) < 0 ||
+	    (r = wq_topo_pods(root, t, WQ_SCOPE_CACHE, why, whysz)) < 0)
+		return r;
+	if ((r = read_cache_shard_size(root, t)) < 0) {
+		snprintf(why, whysz, "%s", WQ_P_PARAMS "/cache_shard_size");
+		return r;
+	}
+	if (!(smt_pod = wq_topo_pod_table(t, WQ_SCOPE_SMT)) || !(cache_pod = wq_topo_pod_table(t, WQ_SCOPE_CACHE)))
+		return -ENOMEM;
+	smt_first = malloc(sizeof(int) * (size_t)(smt->nr ? smt->nr : 1));
+	id = calloc(t->nr_cpu_ids ? t->nr_cpu_ids : 1, sizeof(int));
+	base = malloc(sizeof(int) * (size_t)(cache->nr + 1));
+	if (!smt_first || !id || !base)
+		return -ENOMEM;
+	for (int i = 0; i < smt->nr; i++)
+		smt_first[i] = wq_cpuset_next(smt->pod[i].cpus, 0);
+	shard_ids(t, smt_pod, smt_first, wq_topo_cache_shard_size(t), id);
+	/* a key per (cache pod, shard): each cache pod's keys run up to its highest shard id */
+	for (int i = 0; i < cache->nr; i++) {
+		int top = 0;
+
+		wq_cpuset_for_each (cpu, cache->pod[i].cpus)
+			if (id[cpu] > top)
+				top = id[cpu];
+		base[i] = nkeys;
+		nkeys += top + 1;
+	}
+	if (!(key_pod = malloc(sizeof(int) * (size_t)(nkeys ? nkeys : 1))))
+		return -ENOMEM;
+	for (int k = 0; k < nkeys; k++)
+		key_pod[k] = -1;
+	wq_cpuset_for_each (cpu, t->possible) {
+		int cp = cache_pod[cpu], *pod;
+
+		if (cp < 0)
+			continue; /* every possible CPU has a cache pod */
+		pod = &key_pod[base[cp] + id[cpu]];
+		if (*pod < 0) {
+			struct wq_pod *np = realloc(p->pod, sizeof(*np) * (size_t)(p->nr + 1));
+
+			if (!np)
+				return -ENOMEM;
+			p->pod = np;
+			p->pod[p->nr].node = -2;
+			if (!(p->pod[p->nr].cpus = wq_cpuset_new()))
+				return -ENOMEM;
+			*pod = p->nr++;
+		}
+		if ((r = wq_cpuset_set(p->pod[*pod].cpus, (unsigned int)cpu)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 /*
  * The pods of one scope, as init_pod_type(): a CPU joins the pod of the
  * first lower possible CPU it shares with, else opens a new pod.
@@ -666,14 +820,20 @@ static int build_scope(const struct wq_root *root, struct wq_topo *t, int s, str
 			return r;
 		wq_cpuset_andnot(todo, g);
 	}
-	/* A pod lies in one node when it is a subset of its first CPU's node. */
+	return 0;
+}
+
+/* A pod lies in one node when it is a subset of its first CPU's node. */
+static void pods_nodes(struct wq_topo *t, int s)
+{
+	struct wq_pods *p = &t->pods[s];
+
 	for (int i = 0; i < p->nr; i++) {
 		int cn = wq_topo_cpu_node(t, (unsigned int)wq_cpuset_next(p->pod[i].cpus, 0));
 		const struct wq_node *n = wq_topo_node(t, cn);
 
 		p->pod[i].node = s != WQ_SCOPE_SYSTEM && n && wq_cpuset_subset(p->pod[i].cpus, n->cpus) ? cn : -1;
 	}
-	return 0;
 }
 
 int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz)
@@ -689,11 +849,13 @@ int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char 
 		/* the scratch sets only for a scope not built yet: most calls find theirs built */
 		if (!todo && (!(todo = wq_cpuset_new()) || !(g = wq_cpuset_new())))
 			return -ENOMEM;
-		r = build_scope(root, t, s, todo, g, why, whysz);
+		r = s == WQ_SCOPE_CACHE_SHARD ? build_cache_shard(root, t, why, whysz)
+					      : build_scope(root, t, s, todo, g, why, whysz);
 		if (r < 0) {
 			pods_free(&t->pods[s]);
 			return r;
 		}
+		pods_nodes(t, s);
 		t->pods_done[s] = true;
 	}
 	return 0;

@@ -17,6 +17,7 @@ enum wq_scope {
 	WQ_SCOPE_CPU,
 	WQ_SCOPE_SMT,
 	WQ_SCOPE_CACHE,
+	WQ_SCOPE_CACHE_SHARD, /* 7.1+: parameters/cache_shard_size announces it */
 	WQ_SCOPE_NUMA,
 	WQ_SCOPE_SYSTEM,
 	WQ_SCOPE_NR,
@@ -56,6 +57,13 @@ struct wq_topo {
 	struct wq_pods pods[WQ_SCOPE_NR]; /* filled by wq_topo_pods() */
 	bool pods_done[WQ_SCOPE_NR];
 	signed char scope_same[WQ_SCOPE_NR]; /* check.c: 0 not yet, 1 same pods as its coarser scope, 2 not */
+	/*
+	 * parameters/cache_shard_size, read with the cache_shard pods or by
+	 * wq_topo_has_cache_shard(): 0 not read yet, -1 absent (a kernel
+	 * without the scope: its pods are modelled with the kernel's default
+	 * 8), else the most cores per shard (a 0 the kernel forced to 1).
+	 */
+	long long cache_shard_size;
 };
 
 /*
@@ -80,6 +88,18 @@ int wq_topo_housekeeping(const struct wq_topo *t, struct wq_cpuset *out);
 int wq_topo_pods(const struct wq_root *root, struct wq_topo *t, int scope, char *why, size_t whysz);
 /* Scope s's CPU-to-pod table, built on the first call after its pods; NULL: no pods yet, or out of memory. */
 const int16_t *wq_topo_pod_table(struct wq_topo *t, int s);
+/* Why a kernel without parameters/cache_shard_size refuses the scope. */
+#define WQ_NO_CACHE_SHARD                                                                                              \
+	"this kernel has no such affinity scope: cache_shard exists from Linux 7.1 on (and in vendor kernels "         \
+	"that carry it), where /sys/module/workqueue/parameters/cache_shard_size is present"
+
+/*
+ * Does this kernel have the cache_shard scope (parameters/cache_shard_size
+ * exists)? Reads the size once; a value that is not a number counts as present.
+ */
+bool wq_topo_has_cache_shard(const struct wq_root *root, struct wq_topo *t);
+/* The cores per cache_shard pod in force: the parameter, or the kernel's default 8 where it is absent. */
+unsigned int wq_topo_cache_shard_size(const struct wq_topo *t);
 const char *wq_scope_name(enum wq_scope s);
 /* Scope by name, or -1. */
 int wq_scope_from_name(const char *name);

@@ -864,6 +864,10 @@ int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int
 			}
 			len += (size_t)snprintf(list + len, sizeof(list) - len, " %s", names[i]);
 		}
+		if (streq(text, "cache_shard")) {
+			snprintf(why, whysz, "%s", WQ_NO_CACHE_SHARD);
+			return -EINVAL;
+		}
 		snprintf(why, whysz, "'%s' is not an affinity scope of this kernel (%s%s)", text,
 			 allow_default ? "default" : "", allow_default ? list : list + 1);
 		return -EINVAL;

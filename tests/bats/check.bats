@@ -278,3 +278,24 @@ boot_with() { printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro %s\n' "$1" >"$ROOT/p
 	assert_success
 	assert_output --partial "VERDICT"
 }
+
+@test "scope-no-effect: cache_shard where each last-level cache is one shard, not where it is cut" {
+	# loongarch kvm: 32 cores, one L3 (its lscpu): round(32/8) = 4 shards at the default size
+	use_tree loongarch-kvm_on_loongson_3c6000 7.3.4
+	echo cache_shard >"$(WQDIR)/writeback/affinity_scope"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	refute_output --partial scope-no-effect
+	# size 43: round(32/43) = 1 shard, the L3 itself
+	chmod u+w "$ROOT/sys/module/workqueue/parameters/cache_shard_size"
+	echo 43 >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"
+	run wq check -n -o MESSAGE writeback
+	assert_output --partial "with cache_shard_size 43 each last-level cache is a single shard"
+	# size 42: round(32/42) = round(0.76) = 1 as well; 21: round(1.52) = 2 shards
+	echo 21 >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"
+	run wq check -r -n -o SEVERITY,CODE,TARGET writeback
+	refute_output --partial scope-no-effect
+	# default (cache_shard) follows the module default: no finding for a scope nobody chose
+	echo 43 >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"
+	run wq check -r -n -o SEVERITY,CODE,TARGET blkcg_punt_bio
+	refute_output --partial scope-no-effect
+}

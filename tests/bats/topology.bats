@@ -176,3 +176,199 @@ add_l4() { # K
 	# online 0-15 minus 2-3 and 5
 	assert_line "housekeeping 0-1,4,6-15"
 }
+
+# cache_shard (7.1+) worked out from the oracle alone: each group of online CPUs sharing node and
+# last-level cache, its cores (the first CPU of each socket/core) dealt in CPU order into
+# max(1, round(cores / SIZE)) shards, the first cores % shards of them one core larger; a CPU
+# follows its core (kernel/workqueue.c precompute_cache_shard_ids(), 7.1)
+oracle_shards() { # DUMP SIZE
+	local smt=0
+	# one thread per core: each CPU is its own core (lscpu numbers arm cores per cluster type)
+	oracle "$1" | grep '^Thread(s) per core:' | grep -qv ' 1$' && smt=1
+	parsable "$1" | sort -t, -k1,1n | awk -F, -v size="$2" -v smt="$smt" '
+	{
+		cpu = $1; key = $4 "/" $NF; core = smt ? $3 "/" $2 : cpu
+		cpus[key] = cpus[key] " " cpu
+		if (!(core in leader)) leader[core] = cpu
+		lead[cpu] = leader[core]
+	}
+	END {
+		for (k in cpus) {
+			m = split(substr(cpus[k], 2), c, " ")
+			cores = 0
+			for (i = 1; i <= m; i++) if (lead[c[i]] == c[i]) cores++
+			shards = int((cores + int(size / 2)) / size)
+			if (shards < 1) shards = 1
+			base = int(cores / shards); large = cores % shards; inshard = 0; sh = 0
+			for (i = 1; i <= m; i++) {
+				x = c[i]
+				if (lead[x] != x) { id[x] = id[lead[x]]; continue }
+				if (inshard == (sh < large ? base + 1 : base)) { sh++; inshard = 0 }
+				inshard++; id[x] = sh
+			}
+			for (i = 1; i <= m; i++) { g = k "#" id[c[i]]; grp[g] = grp[g] (grp[g] == "" ? "" : ",") c[i] }
+		}
+		for (g in grp) print grp[g]
+	}' | while read -r l; do canon "$l"; done | sort
+}
+
+shard_size() { chmod u+w "$ROOT/sys/module/workqueue/parameters/cache_shard_size"; echo "$1" >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"; }
+
+@test "cache_shard pods = lscpu's last-level caches cut into shards of cores, on every dump and size" {
+	checked=0
+	for d in $DUMPS; do
+		parsable "$d" | head -1 | grep -q '^[0-9]*,[0-9]*,[0-9]*,[0-9]*,,' || continue   # no cache columns (s390)
+		use_tree "$d" 7.3.4
+		for size in 1 2 3 4 8; do
+			shard_size "$size"
+			want=$(oracle_shards "$d" "$size")
+			got=$(wq_groups "$d" cache_shard)
+			assert_equal "$d size $size: $got" "$d size $size: $want"
+			checked=$((checked + 1))
+		done
+	done
+	assert_equal "$checked" 30
+}
+
+@test "cache_shard on x86_64-64cpu, size 3, worked by hand: siblings numbered 32 up follow their core" {
+	# lscpu: the L3 of socket 0 holds cores 0,4,...,28 (CPUs 0,4,...,28 and their siblings 32,36,...,60):
+	# 8 cores, round(8/3) = 3 shards, 8/3 = 2 cores each, the first 8%3 = 2 shards 3 cores;
+	# pods are numbered by their first CPU, socket by socket: 0, 1, 2, 3, then 12, 13, ...
+	use_tree x86_64-64cpu 7.3.4
+	shard_size 3
+	run wq topology --scope cache_shard -r -n -o POD,NODE,CPUS
+	assert_success
+	assert_line --index 0 "0 0 0,4,8,32,36,40"
+	assert_line --index 1 "1 2 1,5,9,33,37,41"
+	assert_line --index 4 "4 0 12,16,20,44,48,52"
+	assert_line --index 8 "8 0 24,28,56,60"
+	assert_line --index 11 "11 3 27,31,59,63"
+	# with the default 8 each L3 is one shard: the same pods as cache
+	shard_size 8
+	assert_equal "$(wq topology --scope cache_shard -r -n -o CPUS)" "$(wq topology --scope cache -r -n -o CPUS)"
+}
+
+@test "cache_shard is listed, offered and taken only where parameters/cache_shard_size exists" {
+	use_tree vmware_fpe 6.18.0
+	run wq topology -r -n -o SCOPE
+	refute_output --partial cache_shard
+	run wq topology -J
+	refute_output --partial cache_shard
+	run wq topology --scope cache_shard
+	assert_failure 2
+	assert_output --partial "cache_shard exists from Linux 7.1"
+	run wq set writeback affinity_scope=cache_shard
+	assert_failure 2
+	assert_output --partial "writeback/affinity_scope: invalid value 'cache_shard': this kernel has no such affinity scope: cache_shard exists from Linux 7.1"
+	run wq __complete scopes
+	refute_output --partial cache_shard
+	# the same machine on 7.3: listed, in JSON, completed and written
+	use_tree vmware_fpe 7.3.4
+	run wq topology -J
+	output=$(echo "$output" | tr -d ' \n')
+	assert_output --partial '"cache_shard":[{"pod":0,"cpus":"0-3","node":0},'
+	run wq __complete scopes
+	assert_output --partial cache_shard
+	run wq set writeback affinity_scope=cache_shard
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/writeback/affinity_scope")" cache_shard
+}
+
+@test "on 7.x trees every workqueue reads default (cache_shard) and explain, show give a number on every dump" {
+	for d in $DUMPS; do
+		use_tree "$d" 7.3.4
+		assert_equal "$d: $(cat "$(WQDIR)/writeback/affinity_scope")" "$d: default (cache_shard)"
+		run wq explain writeback
+		assert_success
+		assert_line "scope:        cache_shard"
+		assert_line --regexp '^max_inflight: [0-9]+$'
+		refute_output --partial "not modelled"
+		run wq show -r -n -o NAME,MAX_INFLIGHT,SCOPE
+		assert_line --regexp '^writeback [0-9]+ default\\x20\(cache_shard\)$'
+		assert_line --regexp '^blkcg_punt_bio [0-9]+ default\\x20\(cache_shard\)$'
+	done
+}
+
+# the kernel's boot rule for the root unbound cpumask (workqueue_init_early()): possible CPUs,
+# less nohz_full= ones before 7.0 only, less cpu/isolated (isolcpus=), within
+# workqueue.unbound_cpus= (6.6+), a step that would leave no CPU skipped (6.7+)
+boot_mask() { wq topology -r -n -o SCOPE,CPUS | awk '$1 == "boot_cpumask" { print $2 }'; }
+cmdline() { printf 'BOOT_IMAGE=/vmlinuz ro %s\n' "$1" >"$ROOT/proc/cmdline"; }
+
+@test "boot_cpumask: nohz_full= alone leaves the root mask on 7.0+, not before" {
+	# vmware_fpe: possible 0-31
+	for k in 6.12.0 6.18.0; do
+		use_tree vmware_fpe "$k"
+		cmdline "nohz_full=4-7"
+		echo 4-7 >"$ROOT/sys/devices/system/cpu/nohz_full"
+		assert_equal "$k: $(boot_mask)" "$k: 0-3,8-31"
+	done
+	for k in 7.0.1 7.3.4; do
+		use_tree vmware_fpe "$k"
+		cmdline "nohz_full=4-7"
+		echo 4-7 >"$ROOT/sys/devices/system/cpu/nohz_full"
+		assert_equal "$k: $(boot_mask)" "$k: 0-31"
+	done
+	# a kernel that does not run them tickless (no CONFIG_NO_HZ_FULL: cpu/nohz_full empty) ignores nohz_full=
+	use_tree vmware_fpe 6.12.0
+	cmdline "nohz_full=4-7"
+	assert_equal "$(boot_mask)" "0-31"
+}
+
+@test "boot_cpumask: isolcpus= restricts it on every kernel; unbound_cpus= from 6.6; no-CPU steps skipped from 6.7" {
+	for k in 6.1.0 6.12.0 7.3.4; do
+		use_tree vmware_fpe "$k"
+		cmdline "isolcpus=2-3"
+		echo 2-3 >"$ROOT/sys/devices/system/cpu/isolated"
+		assert_equal "$k: $(boot_mask)" "$k: 0-1,4-31"
+	done
+	# unbound_cpus=0-7 and isolcpus=domain,8-31: nothing left, so 6.7+ skips the unbound_cpus step
+	use_tree vmware_fpe 6.12.0
+	cmdline "isolcpus=domain,8-31 workqueue.unbound_cpus=0-7"
+	echo 8-31 >"$ROOT/sys/devices/system/cpu/isolated"
+	assert_equal "$(boot_mask)" "0-7"
+	cmdline "isolcpus=domain,0-7 workqueue.unbound_cpus=0-7"
+	echo 0-7 >"$ROOT/sys/devices/system/cpu/isolated"
+	assert_equal "$(boot_mask)" "8-31"
+	cmdline "workqueue.unbound_cpus=2-5"
+	: >"$ROOT/sys/devices/system/cpu/isolated"
+	assert_equal "$(boot_mask)" "2-5"
+	# 6.1 has no workqueue.unbound_cpus=
+	use_tree vmware_fpe 6.1.0
+	cmdline "workqueue.unbound_cpus=2-5"
+	assert_equal "$(boot_mask)" "0-31"
+}
+
+@test "check: nohz_full CPUs in the root mask on 7.0+, CPUs of isolated cpuset partitions" {
+	use_tree vmware_fpe 7.3.4
+	cmdline "nohz_full=4-7"
+	echo 4-7 >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "warning nohz-full-unbound cpumask"
+	run wq check -n -o MESSAGE
+	assert_output --partial "since 7.0 nohz_full= alone no longer keeps unbound work off CPUs 4-7"
+	assert_output --partial "isolcpus=domain,4-7"
+	# 6.18 keeps them out itself: a root mask with them was written by someone
+	use_tree vmware_fpe 6.18.0
+	cmdline "nohz_full=4-7"
+	echo 4-7 >"$ROOT/sys/devices/system/cpu/nohz_full"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	refute_output --partial nohz-full-unbound
+	# a cpuset isolated partition of CPUs 8-11 (cpumask_isolated 0x00000f00), the root mask left as it was
+	use_tree vmware_fpe 7.3.4
+	chmod u+w "$(WQDIR)/cpumask_isolated"
+	echo 00000f00 >"$(WQDIR)/cpumask_isolated"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "info cpuset-isolated cpumask_isolated"
+	assert_line "warning cpumask-in-partition cpumask"
+	# the kernel took them out: cpumask = requested less the partition
+	echo fffff0ff >"$(WQDIR)/cpumask"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "info cpuset-isolated cpumask_isolated"
+	refute_output --partial cpumask-in-partition
+	# isolcpus= CPUs listed in cpumask_isolated (the 6.16 fix, 7.0+) are not partitions
+	echo 00000f00 >"$(WQDIR)/cpumask_isolated"
+	echo 8-11 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	refute_output --partial cpuset-isolated
+}

@@ -117,5 +117,25 @@ int main(void)
 	ok(wq_root_devpath("devices/x", buf, sizeof(buf)) == -EINVAL, "devpath: relative refused");
 	ok(wq_root_devpath("/devices/virtual/block/dm-0", buf, 16) == -ENAMETOOLONG,
 	   "devpath: too long for the buffer");
+	/* the boot root mask and nohz_full= (KERNEL rule: HK_TYPE_WQ up to 6.x, an alias of kernel noise from 7.0) */
+	{
+		struct wq_kver k6, k7, ku;
+		const char *which;
+
+		wq_kver_parse("6.12.117+deb12-amd64", &k6);
+		wq_kver_parse("7.0.0", &k7);
+		memset(&ku, 0, sizeof(ku));
+		ok(wq_kver_nohz_restricts_root(&k6), "6.12: nohz_full= removes CPUs from the boot root mask");
+		ok(!wq_kver_nohz_restricts_root(&k7), "7.0: it no longer does");
+		ok(!wq_kver_nohz_restricts_root(&ku), "unknown release: as the newest");
+		ok(wq_kver_name_sharers(&k6, "events", &which) == 1 && !which, "6.12: one 'events'");
+		wq_kver_parse("6.17.0", &k6);
+		ok(wq_kver_name_sharers(&k6, "events", &which) == 2 && which && strstr(which, "system_percpu_wq"),
+		   "6.17: two 'events' (%s)", which ? which : "");
+		ok(wq_kver_name_sharers(&k7, "events_unbound", &which) == 2 && strstr(which, "system_dfl_wq"),
+		   "7.0: two 'events_unbound'");
+		ok(wq_kver_name_sharers(&k7, "events_freezable", &which) == 1, "7.0: one 'events_freezable'");
+		ok(wq_kver_name_sharers(&ku, "events", &which) == 1, "unknown release: no claim");
+	}
 	return tap_done();
 }
