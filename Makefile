@@ -141,9 +141,11 @@ fuzz: deps
 	$(MAKE) $(FUZZ_BIN)
 	@FUZZDIR=$(CURDIR)/$(BUILD)/fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
-# Debian's own kernels (6.1, 6.12) booted under QEMU with NUMA layouts; wqctl's
-# figures against a probe module's measured concurrency (tests/vm, ../shared/VM.md).
-# The plain build runs in the guest; kernels and headers are cached in build/vm.
+# Debian's own kernels (6.1, 6.12, the 6.18 LTS, 7.3 and 7.3 PREEMPT_RT) booted
+# under QEMU with NUMA layouts; wqctl's figures against a probe module's measured
+# concurrency, its pods against the kernel's strict pools (tests/vm). The plain
+# build runs in the guest; kernels, headers and the trixie chroot that builds
+# the probe for gcc-14 kernels are cached in VM_CACHE (build/vm by default).
 check-vm: deps
 	$(MAKE) WERROR=1 $(BUILD)/wqctl
 	@WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl tests/run.sh vm

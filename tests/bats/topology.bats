@@ -262,6 +262,10 @@ shard_size() { chmod u+w "$ROOT/sys/module/workqueue/parameters/cache_shard_size
 	assert_output --partial "writeback/affinity_scope: invalid value 'cache_shard': this kernel has no such affinity scope: cache_shard exists from Linux 7.1"
 	run wq __complete scopes
 	refute_output --partial cache_shard
+	printf '[profile]\ndescription = shards\n\n[workqueue writeback]\naffinity_scope = cache_shard\n' >"$BATS_TEST_TMPDIR/shard.conf"
+	run wq apply --dry-run --profile "$BATS_TEST_TMPDIR/shard.conf"
+	assert_failure 2
+	assert_output --partial "shard.conf:5: affinity_scope: invalid value 'cache_shard': this kernel has no such affinity scope"
 	# the same machine on 7.3: listed, in JSON, completed and written
 	use_tree vmware_fpe 7.3.4
 	run wq topology -J
@@ -269,6 +273,9 @@ shard_size() { chmod u+w "$ROOT/sys/module/workqueue/parameters/cache_shard_size
 	assert_output --partial '"cache_shard":[{"pod":0,"cpus":"0-3","node":0},'
 	run wq __complete scopes
 	assert_output --partial cache_shard
+	run wq apply --dry-run --profile "$BATS_TEST_TMPDIR/shard.conf"
+	assert_success
+	assert_output --partial "writeback/affinity_scope default (cache_shard) cache_shard"
 	run wq set writeback affinity_scope=cache_shard
 	assert_success
 	assert_equal "$(cat "$(WQDIR)/writeback/affinity_scope")" cache_shard

@@ -16,6 +16,10 @@
 #   @@EXP key=value ...          experiment around the probe and around fio
 #   @@FIOBW run=N kib=K          fio's own bandwidth fields of run N, summed
 #   @@ISO TAG key=value ...      check --isolation around the probe (isolation mode)
+#   @@PODS scope=S masks=L ...   the CPUs the workers of writeback's strict pools
+#                                may use, one pool per pod of scope S (pods mode)
+#   @@ROOT key=value ...         the root masks at boot and after a cpuset
+#                                isolated partition (rootmask mode)
 P=/sys/kernel/wqprobe
 MODE=$(sed -n 's/.*wqvm.mode=\([a-z,]*\).*/\1/p' /proc/cmdline)
 HOLD1=$(sed -n 's/.*wqvm.hold=\([0-9]*\).*/\1/p' /proc/cmdline)
@@ -330,9 +334,61 @@ isolation_truth() {
 	iso_round after
 }
 
+# The kernel's own pods, without a module: a strict unbound pool binds its
+# workers to its pod (pool_allowed_cpus()) and starts one worker. writeback
+# set to scope S, strict, and a nice no other pool has gets a pool per pod
+# (and its default pool, the whole mask); the workers with that nice are
+# theirs. Restored afterwards.
+pods_truth() {
+	local s nice=10 masks
+	[ -f /sys/devices/virtual/workqueue/writeback/affinity_scope ] || return 0
+	for s in smt cache cache_shard numa; do
+		[ "$s" = cache_shard ] && [ ! -f /sys/module/workqueue/parameters/cache_shard_size ] && continue
+		nice=$((nice + 1))
+		wqctl set writeback affinity_scope=$s affinity_strict=1 nice=$nice >/dev/null 2>&1 ||
+			{ echo "@@PODS scope=$s error=set"; continue; }
+		sleep 2
+		masks=$(for d in /proc/[0-9]*; do
+			case $(cat $d/comm 2>/dev/null) in kworker/u*) ;; *) continue ;; esac
+			[ "$(cut -d' ' -f19 $d/stat 2>/dev/null)" = "$nice" ] || continue
+			sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' $d/status
+		done | sort -u | tr '\n' ' ')
+		echo "@@PODS scope=$s nice=$nice masks=$masks"
+		run_cmd topology -r -n -o POD,NODE,CPUS --scope $s
+	done
+	wqctl set writeback affinity_scope=default affinity_strict=0 nice=0 >/dev/null 2>&1
+}
+
+# The root unbound cpumask at boot (the command line's nohz_full= or
+# isolcpus=), what wqctl predicts, then a cpuset isolated partition made at
+# run time and what cpumask_isolated and check say of it.
+rootmask_truth() {
+	local w=/sys/devices/virtual/workqueue part
+	part=$(sed -n 's/.*wqvm.part=\([0-9,-]*\).*/\1/p' /proc/cmdline)
+	echo "@@ROOT boot cpumask=$(cat $w/cpumask) requested=$(cat $w/cpumask_requested 2>/dev/null)" \
+		"isolated=$(cat $w/cpumask_isolated 2>/dev/null) cpu_isolated=$(cat /sys/devices/system/cpu/isolated)" \
+		"nohz_full=$(cat /sys/devices/system/cpu/nohz_full | tr -d ' ')"
+	run_cmd topology -r -o SCOPE,CPUS
+	run_cmd check -r -n -o SEVERITY,CODE,TARGET
+	[ -n "$part" ] || return 0
+	mkdir -p /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p /sys/fs/cgroup/wqiso
+	echo "$part" >/sys/fs/cgroup/wqiso/cpuset.cpus
+	echo isolated >/sys/fs/cgroup/wqiso/cpuset.cpus.partition
+	echo "@@ROOT partition=$(cat /sys/fs/cgroup/wqiso/cpuset.cpus.partition | tr ' ' _) cpumask=$(cat $w/cpumask)" \
+		"requested=$(cat $w/cpumask_requested 2>/dev/null) isolated=$(cat $w/cpumask_isolated 2>/dev/null)"
+	run_cmd check -r -n -o SEVERITY,CODE,TARGET
+	run_cmd check -n -o CODE,MESSAGE
+}
+
 # an isolation boot runs only that
 if [ "$MODE" = isolation ]; then
 	isolation_truth
+	exit 0
+fi
+if [ "$MODE" = rootmask ]; then
+	rootmask_truth
 	exit 0
 fi
 raw_files
@@ -343,6 +399,9 @@ for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa
 	# shellcheck disable=SC2086
 	run_cmd $c
 done
+case ,$MODE, in *,pods,*) pods_truth ;; esac
+# a kernel without headers (6.18) boots without the probe
+[ -f /wqprobe.ko ] || exit 0
 insmod /wqprobe.ko || echo "@@RC 1 insmod"
 echo 16 >$P/create && run_cmd show wqprobe && run_cmd get wqprobe
 # real trees for the fixtures: created with 16 then set to 1, and created with 1

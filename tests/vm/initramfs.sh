@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the guest's initramfs: busybox-static, wqctl with the libraries it
 # links and dlopen()s, the probe module, and the guest script as /guest.sh.
-#   initramfs.sh WQCTL PROBE_KO GUEST_SH OUT.cpio.gz [EXTRA_FILE...]
+#   initramfs.sh WQCTL PROBE_KO|- GUEST_SH OUT.cpio.gz [EXTRA_FILE...]
 # Extra files (or directories) land in the guest's root under their base name.
 set -euo pipefail
 trap 'echo "initramfs.sh: failed at line $LINENO" >&2' ERR
@@ -13,7 +13,8 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/sbin,lib,lib64,proc,sys,dev,run,tmp,etc,var/tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$wqctl" "$root/usr/sbin/wqctl"
-cp "$ko" "$root/wqprobe.ko"
+# "-": a kernel without headers, booted without the probe
+[ "$ko" = - ] || cp "$ko" "$root/wqprobe.ko"
 cp "$guest" "$root/guest.sh"
 for f in "$@"; do cp -r "$f" "$root/"; done
 

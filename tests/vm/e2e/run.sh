@@ -26,7 +26,7 @@ is() { # description got want [detail...]
 # shellcheck source=/dev/null
 source <(sed -n '/^declare -A SMP/,/^}$/p' "$here/../run.sh")
 
-if ! kernels=$("$here/../kernels.sh" "${VM_CACHE:-$top/build/vm}/kernels" 2>"$cache/kernels.err"); then
+if ! kernels=$(VM_KERNELS="${E2E_KERNELS:-C A}" "$here/../kernels.sh" "${VM_CACHE:-$top/build/vm}/kernels" 2>"$cache/kernels.err"); then
 	notok "fetch Debian's kernels" "$(tail -3 "$cache/kernels.err")"
 	exit 1
 fi
