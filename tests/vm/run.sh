@@ -30,14 +30,16 @@ check() { # description command... (ok when the command succeeds)
 # "shard" is one socket of 8 cores with 2 threads each (QEMU numbers a core's
 # threads next to each other): one last-level cache of 8 cores, which
 # workqueue.cache_shard_size=3 cuts into shards of 3, 3 and 2 cores on 7.1+.
+# "llc12" is one socket of 12 cores x 2 threads: more cores in its last-level
+# cache than the default cache_shard_size 8, so 7.1+ cuts it in two shards of 6.
 declare -A SMP=([even]="16,sockets=4,cores=4,threads=1" [uneven]="16,sockets=1,cores=16,threads=1"
-	[shard]="16,sockets=1,cores=8,threads=2")
-declare -A NODES=([even]="0-3;4-7;8-11;12-15" [uneven]="0,4;1,5;2,6,8,10;3,7,9,11-15" [shard]="0-15")
+	[shard]="16,sockets=1,cores=8,threads=2" [llc12]="24,sockets=1,cores=12,threads=2")
+declare -A NODES=([even]="0-3;4-7;8-11;12-15" [uneven]="0,4;1,5;2,6,8,10;3,7,9,11-15" [shard]="0-15" [llc12]="0-23")
 # what each kernel boots (its isolation boots come after): a layout and the guest's modes
 declare -A BOOTS=([A]="even:matrix,monitor,experiment uneven:matrix"
-	[C]="even:matrix,monitor,experiment uneven:matrix,pods"
+	[C]="even:matrix,monitor,experiment,pods uneven:matrix,pods"
 	[L]="shard:pods"
-	[X]="even:matrix,monitor,experiment uneven:matrix,pods shard:pods" [R]="")
+	[X]="even:matrix,monitor,pods uneven:matrix,pods shard:pods llc12:pods" [R]="")
 declare -A APPEND=([shard]="workqueue.cache_shard_size=3")
 
 numa_args() { # layout
@@ -178,7 +180,7 @@ rm -f "$report.rows" "$cache/monitor-cost.txt"
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 	for lm in ${BOOTS[${ERA[$krel]}]}; do
 		layout=${lm%%:*} mode=${lm#*:}
-		case " ${VM_LAYOUTS:-even uneven shard} " in *" $layout "*) ;; *) continue ;; esac
+		case " ${VM_LAYOUTS:-even uneven shard llc12} " in *" $layout "*) ;; *) continue ;; esac
 		tag="$krel $layout"
 		log=$cache/boot-$krel-$layout.log
 		# experiment's fio on a disk
@@ -294,11 +296,14 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 				npods=$((npods + 1))
 				# every pool's mask but the whole one (the default pwq's), as expanded lists
 				all=$(expand "$(raw /sys/devices/system/cpu/possible)" | paste -sd,)
+				raw_masks=$(sed -n 's/.*masks=//p' <<<"$line" | tr -d ' ')
 				kern=$(sed -n 's/.*masks=//p' <<<"$line" | tr ' ' '\n' | grep . | while read -r l; do
 					expand "$l" | paste -sd,; done | grep -vx "$all" | sort)
 				mine=$(out "topology -r -n -o POD,NODE,CPUS --scope $scope" | awk '{ print $3 }' | while read -r l; do
 					expand "$l" | paste -sd,; done | grep -vx "$all" | sort)
-				if [ -n "$mine" ] && [ "$kern" = "$mine" ]; then
+				if [ -z "$raw_masks" ]; then
+					notok "$tag: $scope: the strict pools' workers were found" "$line"
+				elif [ -n "$mine" ] && [ "$kern" = "$mine" ]; then
 					ok "$tag: $scope pods = the kernel's strict pools: $(echo $mine | tr ' ' '|')"
 				elif [ -z "$mine" ] && [ -z "$kern" ]; then
 					ok "$tag: $scope is one pod of every CPU, in the kernel too"
@@ -306,6 +311,20 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 					notok "$tag: $scope pods = the kernel's strict pools" "kernel: $(echo $kern)" "wqctl: $(echo $mine)" "$line"
 				fi
 			done < <(grep '^@@PODS ' "$log.txt")
+			# shard, size 3: 8 cores of 2 threads, round(8/3) = 3 shards of 3, 3 and 2 cores (worked by hand)
+			if [ "$layout" = shard ] && [ "$(raw /sys/module/workqueue/parameters/cache_shard_size)" = 3 ]; then
+				line=$(grep '^@@PODS scope=cache_shard ' "$log.txt")
+				kern=$(sed -n 's/.*masks=//p' <<<"$line" | tr ' ' '\n' | grep . | grep -vx 0-15 | sort | paste -sd' ')
+				[ "$kern" = "0-5 12-15 6-11" ] && ok "$tag: the kernel's cache_shard pods are 0-5, 6-11, 12-15 (3+3+2 cores of 2 threads)" ||
+					notok "$tag: the kernel's cache_shard pods are 0-5, 6-11, 12-15" "$line"
+			fi
+			# llc12, size 8: 12 cores of 2 threads, round(12/8) = 2 shards of 6 cores (worked by hand)
+			if [ "$layout" = llc12 ] && [ "$(raw /sys/module/workqueue/parameters/cache_shard_size)" = 8 ]; then
+				line=$(grep '^@@PODS scope=cache_shard ' "$log.txt")
+				kern=$(sed -n 's/.*masks=//p' <<<"$line" | tr ' ' '\n' | grep . | grep -vx 0-23 | sort | paste -sd' ')
+				[ "$kern" = "0-11 12-23" ] && ok "$tag: the kernel's cache_shard pods are 0-11, 12-23 (6+6 cores of 2 threads)" ||
+					notok "$tag: the kernel's cache_shard pods are 0-11, 12-23" "$line"
+			fi
 			want=3
 			[ -f "$dump/sys/module/workqueue/parameters/cache_shard_size" ] && want=4
 			[ "$npods" = "$want" ] && ok "$tag: pods compared for $npods scopes" ||
