@@ -347,50 +347,42 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 	done
 done
 
-# --- CPU isolation (issue 17): 6.12, 7.3 and 7.3 PREEMPT_RT booted with CPUs 12-13 isolated
+# boot_truth TAG NAME APPEND SCRIPT ARGS...: one boot of $krel on the even layout, its guest log
+# judged by tests/vm/SCRIPT LOG TAG N ARGS... (TAP numbered on from n); a boot that died before
+# /init is tried once more
+boot_truth() {
+	local tag=$1 log=$cache/boot-$krel-$2.log append=$3 script=$4 start try
+	shift 4
+	EXTRA_QEMU=()
+	start=$(date +%s)
+	for try in 1 2; do
+		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
+			boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even "$append" "$log" 600
+		tr -d '\r' <"$log" >"$log.txt"
+		grep -q '^@@BOOTED' "$log.txt" && break
+	done
+	if ! grep -q '^@@END' "$log.txt"; then
+		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
+		return
+	fi
+	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
+	"$here/$script" "$log.txt" "$tag" "$n" "$@" >"$cache/truth.tap"
+	cat "$cache/truth.tap"
+	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/truth.tap")))
+}
+
 iso=12-13
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
+	# --- CPU isolation (issue 17): 6.12, 7.3 and 7.3 PREEMPT_RT booted with CPUs 12-13 isolated
 	case ${ERA[$krel]} in C | X | R) ;; *) continue ;; esac
-	tag="$krel even isolcpus=$iso nohz_full=$iso"
-	log=$cache/boot-$krel-isolation.log
-	EXTRA_QEMU=()
-	start=$(date +%s)
-	[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
-		boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even \
-			"wqvm.mode=isolation wqvm.iso=$iso isolcpus=$iso nohz_full=$iso" "$log" 600
-	tr -d '\r' <"$log" >"$log.txt"
-	if ! grep -q '^@@END' "$log.txt"; then
-		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
-		continue
-	fi
-	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
-	"$here/isotruth.sh" "$log.txt" "$tag" "$n" "$iso" >"$cache/iso.tap"
-	cat "$cache/iso.tap"
-	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/iso.tap")))
-done
-
-# --- the boot root mask by version, one boot each: nohz_full= on 12-13 and
-# isolcpus= on 10-11 (7.0 keeps the nohz_full CPUs in it, 6.12 does not; both
-# keep the isolcpus ones out) against wqctl's prediction; then a cpuset
-# isolated partition of 8-9 made at run time
-for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
+	boot_truth "$krel even isolcpus=$iso nohz_full=$iso" isolation \
+		"wqvm.mode=isolation wqvm.iso=$iso isolcpus=$iso nohz_full=$iso" isotruth.sh "$iso"
+	# --- the boot root mask by version: nohz_full= on 12-13 and isolcpus= on 10-11 (7.0 keeps
+	# the nohz_full CPUs in it, 6.12 does not; both keep the isolcpus ones out) against wqctl's
+	# prediction; then a cpuset isolated partition of 8-9 made at run time
 	case ${ERA[$krel]} in C | X) ;; *) continue ;; esac
-	cl="nohz_full=12-13 isolcpus=10-11"
-	tag="$krel even $cl"
-	log=$cache/boot-$krel-rootmask.log
-	EXTRA_QEMU=()
-	start=$(date +%s)
-	[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
-		boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even "wqvm.mode=rootmask wqvm.part=8-9 $cl" "$log" 600
-	tr -d '\r' <"$log" >"$log.txt"
-	if ! grep -q '^@@END' "$log.txt"; then
-		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
-		continue
-	fi
-	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
-	"$here/roottruth.sh" "$log.txt" "$tag" "$n" "$krel" >"$cache/root.tap"
-	cat "$cache/root.tap"
-	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/root.tap")))
+	boot_truth "$krel even nohz_full=12-13 isolcpus=10-11" rootmask \
+		"wqvm.mode=rootmask wqvm.part=8-9 nohz_full=12-13 isolcpus=10-11" roottruth.sh "$krel"
 done
 
 {
