@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command-line layer's shared state and helpers: struct cli, the command table, diagnostics,
+ * output columns.
+ */
 #ifndef WQCTL_CLI_H
 #define WQCTL_CLI_H
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * wqctl apply: a profile set onto the running system, transactionally (also the udev and boot
+ * entry points).
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * wqctl check: the findings of src/lib/check.c as a table or JSON, and the --isolation audit's
+ * entry.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl dump: copy what wqctl reads into a directory, for --sysroot elsewhere. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl explain: the max_active model of src/lib/explain.c for one workqueue, printed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

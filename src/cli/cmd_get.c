@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl get: a workqueue's attributes as ATTR = VALUE lines. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl knob: the global knobs (root masks, module parameters), read and set. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

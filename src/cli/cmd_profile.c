@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl profile: list, show, use, current and off for the profile set. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>

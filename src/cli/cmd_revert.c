@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl revert: restore the originals kept in the journal. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

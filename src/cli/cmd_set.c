@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl set: validate every ATTR=VALUE, then write them through one plan. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

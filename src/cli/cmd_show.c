@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl show: one row per workqueue. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl snapshot: the current settings written out as a profile. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>

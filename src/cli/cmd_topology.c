@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl topology: NUMA nodes, CPU sets, the boot root mask and each affinity scope's pods. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl verify: each setting of the active profiles against the system. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>

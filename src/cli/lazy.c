@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* libsmartcols and json-c loaded on first use, so that the udev hook pays for neither. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* wqctl's entry: global options, the command table, diagnostics. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>

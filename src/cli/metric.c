@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* experiment's metrics: fio's JSON, a regex or a JSON path over a workload's output, or wall time. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>

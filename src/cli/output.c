@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Tables, raw, pairs and JSON output through libsmartcols, with -o column selection. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* How a plan is printed: OBJECT OLD -> NEW lines and the dry-run table. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>

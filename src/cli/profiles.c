@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The profile set as the commands see it: search path, names, the active set. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Profiles to settings: matching, statuses, the plan, the run lock, the journal and min_active
+ * records.
+ */
 #define _GNU_SOURCE
 #include "apply.h"
 

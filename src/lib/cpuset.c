@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Growable CPU bitmaps: CPU-list and kernel hex parse and format, set algebra. */
 #include "cpuset.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The library context: root, kernel release, lazily read topology and its caches. */
 #define _GNU_SOURCE
 #include "ctx.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* libnuma, libudev, libnl-route, libtracefs and libtraceevent loaded on first use. */
 #define _GNU_SOURCE
 #include "dl.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The max_active model per era: counters, their limits and the most work in flight. */
 #define _GNU_SOURCE
 #include "explain.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* CPU isolation: boot parameters, the boot root mask, worker kinds and the audit's rows. */
 #define _GNU_SOURCE
 #include "isolate.h"
 

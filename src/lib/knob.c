@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The global knob table: root masks, module parameters and boot-only parameters. */
 #define _GNU_SOURCE
 #include "knob.h"
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Small macros shared by the library: cleanup attributes, ARRAY_SIZE, streq. */
 #ifndef WQ_MACRO_H
 #define WQ_MACRO_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* monitor's bookkeeping without tracefs: events in, per-interval rows out. */
 #include "monitor.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Workqueue name to owner device: sysfs, the udev database, device properties, NIC nodes. */
 #define _GNU_SOURCE
 #include "owner.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Owners whose workqueues live outside sysfs and the knob each offers for them. */
 #include "ownerknob.h"
 
 #include <fnmatch.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The plan of changes and its transactional writer: write, read back, roll back. */
 #define _GNU_SOURCE
 #include "plan.h"
 

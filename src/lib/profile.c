@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* INI profiles through inih: reading, includes, search path, masking, the active set. */
 #define _GNU_SOURCE
 #include "profile.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The root handle: every path wqctl reads or writes, opened inside the sysroot. */
 #define _GNU_SOURCE
 #include "root.h"
 

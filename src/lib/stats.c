@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* experiment's statistics: medians, quartiles, the verdict, the seeded shuffle. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The workqueue tracepoints through libtracefs: an instance of our own, drained into monitor. */
 #define _GNU_SOURCE
 #include "trace.h"
 

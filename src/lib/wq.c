@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Workqueues: discovery, the attribute table, value parsing, validation and comparison. */
 #define _GNU_SOURCE
 #include "wq.h"
 
