@@ -220,3 +220,23 @@ throttle_run() {
 	assert_output "wqctl: monitor: $T: Permission denied (monitor needs root)"
 	assert_equal "$(ls "$T/instances")" "$before"
 }
+
+@test "monitor: from 6.17 the rows of 'events' and 'events_unbound' count two workqueues each, and say so once" {
+	run --separate-stderr "$WQCTL" monitor -J -i 1 -c 3 'events' 'events_unbound'
+	assert_success
+	grep -q '"name":"events' <<<"$output" || skip "no work on events or events_unbound in 3 s"
+	# uname: this machine's kernel (6.18) allocates system_percpu_wq and system_dfl_wq under those names
+	refute_output --regexp '"name":"events(_unbound)?"[^}]*"queues":1'
+	assert_output --regexp '"name":"events(_unbound)?"[^}]*"queues":2'
+	for n in events events_unbound; do
+		if grep -q "\"name\":\"$n\"" <<<"$output"; then
+			assert_equal "$(grep -c "^wqctl: monitor: $n: two workqueues have this name on 6.17 and later" <<<"$stderr")" 1
+		fi
+	done
+	# a kernel before 6.17 had one of each: no note, one queue a row
+	run --separate-stderr "$WQCTL" --kernel 6.16.0 monitor -J -i 1 -c 2 'events' 'events_unbound'
+	assert_success
+	refute_output --partial '"queues":2'
+	run grep -c "two workqueues have this name" <<<"$stderr"
+	assert_output 0
+}
