@@ -190,7 +190,7 @@ throttle_run() {
 	wait "$pid"
 	run head -1 "$BATS_TEST_TMPDIR/out"
 	assert_output --partial "\"name\":\"writeback\",\"inflight\":"
-	assert_output --partial "\"max_active\":$(cat "$WB/max_active"),\"limit\":$want}"
+	assert_output --partial "\"max_active\":$(cat "$WB/max_active"),\"limit\":$want,\"queues\":1}"
 }
 
 @test "monitor: tables carry a header each, a blank line between them" {
