@@ -148,16 +148,18 @@ fetch7() { # tag series flavour
 		[ -f "$dir/usr/lib/modules/$krel/vmlinuz.unsigned" ] || die "$krel: no vmlinuz.unsigned in the package"
 		mkdir -p "$dir/boot"
 		ln -sfn "../usr/lib/modules/$krel/vmlinuz.unsigned" "$dir/boot/vmlinuz-$krel"
-		ensure_chroot
-		rm -rf "$cache/trixie-root/usr/src/linux-headers-$krel"
-		cp -a "$dir/usr/src/linux-headers-$krel" "$cache/trixie-root/usr/src/"
-		[ -d "$cache/trixie-root/usr/src/linux-headers-$abi-common" ] ||
-			cp -a "$dir/usr/src/linux-headers-$abi-common" "$cache/trixie-root/usr/src/"
-		[ -d "$cache/trixie-root/usr/lib/linux-kbuild-$abi" ] ||
-			cp -a "$dir/usr/lib/linux-kbuild-$abi" "$cache/trixie-root/usr/lib/"
+		# the tier builds its modules in CACHEDIR/trixie-root
 		echo chroot >"$dir/.builder"
 		touch "$dir/.complete"
 	fi
+	ensure_chroot
+	abi=${krel%-"$flavour"}
+	[ -d "$cache/trixie-root/usr/src/linux-headers-$krel" ] ||
+		cp -a "$dir/usr/src/linux-headers-$krel" "$cache/trixie-root/usr/src/"
+	[ -d "$cache/trixie-root/usr/src/linux-headers-$abi-common" ] ||
+		cp -a "$dir/usr/src/linux-headers-$abi-common" "$cache/trixie-root/usr/src/"
+	[ -d "$cache/trixie-root/usr/lib/linux-kbuild-$abi" ] ||
+		cp -a "$dir/usr/lib/linux-kbuild-$abi" "$cache/trixie-root/usr/lib/"
 	echo "$tag $krel $dir"
 }
 

@@ -88,8 +88,9 @@ while read -r era krel kdir; do
 	rm -rf "$pdir" && mkdir -p "$pdir" && cp "$here/wqprobe/wqprobe.c" "$here/wqprobe/Kbuild" "$pdir/"
 	ko=$pdir/wqprobe.ko
 	if [ -f "$kdir/.builder" ]; then
-		# built with gcc-14: in the trixie chroot, where the headers' absolute paths hold (objtool reads /proc)
-		root=$cache/trixie-root
+		# built with gcc-14: in the trixie chroot kernels.sh made beside the kernels, where the
+		# headers' absolute paths hold (objtool reads /proc)
+		root=$(dirname "$kdir")/trixie-root
 		rm -rf "$root/build/wqprobe-$krel" && mkdir -p "$root/build" && cp -a "$pdir" "$root/build/"
 		check "build wqprobe.ko against $krel headers (gcc-14, trixie chroot)" unshare --mount --fork sh -c \
 			"mount -t proc proc '$root/proc' && chroot '$root' make -s -C /usr/src/linux-headers-$krel M=/build/wqprobe-$krel modules"
