@@ -2,7 +2,7 @@
 # Topology read from real dumps, checked against each dump's independent lscpu oracle.
 load helpers
 
-ORACLE_DIR=${WQCTL_SHARED:-$TOP/../shared}/fixtures/topology
+ORACLE_DIR=$TOP/tests/fixtures/topology
 DUMPS="arm-A510-A710-A715-X3 loongarch-kvm_on_loongson_3c6000 ppc64-POWER7-64cpu s390-lpar vmware_fpe x86_64-64cpu x86_64-dell_e4310"
 
 oracle() { cat "$ORACLE_DIR/$1.lscpu-expected.txt"; }
