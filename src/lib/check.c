@@ -159,11 +159,12 @@ static int read_wq_mask(struct wq_ctx *ctx, const char *name, struct wq_cpuset *
 static void check_root_isolation(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_boot_isolation *b,
 				 wq_finding_fn fn, void *data)
 {
-	_cleanup_cpuset_ struct wq_cpuset *g = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *boot = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
+	const struct wq_cpuset *g;
 
-	if (!g || !boot || !x || wq_root_cpumask(ctx, g) < 0 || wq_boot_root_mask(&ctx->kver, t, b, boot) < 0)
+	/* the root mask as the context holds it (read once for every check), not a copy */
+	if (!boot || !x || wq_root_cpumask_get(ctx, &g) < 0 || wq_boot_root_mask(&ctx->kver, t, b, boot) < 0)
 		return;
 	/* nohz_full CPUs in the root mask that the kernel's own boot rule put there */
 	if (!wq_kver_nohz_restricts_root(&ctx->kver) && ctx->kver.known && wq_cpuset_copy(x, t->nohz_full) == 0) {
