@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "../lib/topo.h"
 #include "../lib/wq.h"
 #include "cli.h"
+#include "profiles.h"
 #include "profiles.h"
 
 static const char *const global_opts[] = {
@@ -94,6 +94,18 @@ static void values(struct cli *cli, const char *name)
 	}
 }
 
+/* The names in one directory with suffix, one a line (a sysroot's directories walked inside it). */
+static void names_in(struct cli *cli, const char *dir, const char *suffix)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	cli_dir_names(cli, dir, suffix, &names, &n);
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	cli_strv_free(names, n);
+}
+
 static void profiles(struct cli *cli)
 {
 	char **dirs = NULL;
@@ -101,17 +113,8 @@ static void profiles(struct cli *cli)
 
 	if (!cli_ctx(cli) || cli_profile_dirs(cli, &dirs, &n) < 0)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			size_t len = strlen(de->d_name);
-
-			if (len > 5 && !strcmp(de->d_name + len - 5, ".conf"))
-				printf("%.*s\n", (int)(len - 5), de->d_name);
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		names_in(cli, dirs[i], ".conf");
 	cli_strv_free(dirs, n);
 }
 
@@ -119,18 +122,9 @@ static void profiles(struct cli *cli)
 static void experiments(struct cli *cli)
 {
 	_cleanup_free_ char *dir = NULL;
-	_cleanup_closedir_ DIR *d = NULL;
-	struct dirent *de;
 
-	if (!cli_ctx(cli) || !(dir = wq_root_join(cli->ctx->root, "var/lib/wqctl/experiments")))
-		return;
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len > 5 && de->d_name[0] != '.' && !strcmp(de->d_name + len - 5, ".json"))
-			printf("%.*s\n", (int)(len - 5), de->d_name);
-	}
+	if (cli_ctx(cli) && (dir = wq_root_join(cli->ctx->root, "var/lib/wqctl/experiments")))
+		names_in(cli, dir, ".json");
 }
 
 static int run(struct cli *cli, int argc, char **argv)

@@ -17,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../lib/apply.h"
+#include "../lib/expfile.h"
 #include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/monitor.h"
@@ -33,7 +35,7 @@
 #include "../lib/wq.h"
 #include "cli.h"
 #include "json.h"
-#include "metric.h"
+#include "../lib/metric.h"
 #include "plan_out.h"
 #include "profiles.h"
 
@@ -102,7 +104,11 @@ struct exp {
 	size_t ncmd;
 	const char *save, *compare, *plot;
 	struct wq_trace *trace;
-	json_object *base; /* --compare: the saved document */
+	struct wq_saved_exp base; /* --compare: the saved experiment */
+	bool loaded; /* base holds one */
+	char *cwd; /* where the workload runs (--compare: where it ran when saved) */
+	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
+	bool warned_lingering;
 };
 
 static volatile sig_atomic_t got_signal;
@@ -611,20 +617,19 @@ static void run_out_free(struct run_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static void drain(int fd, struct run_out *o, bool *open_)
+/* One read of the workload's output into o: > 0 bytes read, 0 at the end, -1 nothing now (EAGAIN, EINTR). */
+static ssize_t drain(int fd, struct run_out *o)
 {
 	char tmp[65536];
 	ssize_t r = read(fd, tmp, sizeof(tmp));
 
-	if (r < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (r <= 0) {
-		*open_ = false;
-		return;
-	}
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? -1 : 0;
+	if (r == 0)
+		return 0;
 	if (o->len + (size_t)r + 1 > MAX_OUTPUT) {
 		o->truncated = true;
-		return;
+		return r;
 	}
 	if (o->len + (size_t)r + 1 > o->cap) {
 		size_t cap = o->cap ? o->cap : 65536;
@@ -635,7 +640,7 @@ static void drain(int fd, struct run_out *o, bool *open_)
 		nb = realloc(o->buf, cap);
 		if (!nb) {
 			o->truncated = true;
-			return;
+			return r;
 		}
 		o->buf = nb;
 		o->cap = cap;
@@ -643,12 +648,31 @@ static void drain(int fd, struct run_out *o, bool *open_)
 	memcpy(o->buf + o->len, tmp, (size_t)r);
 	o->len += (size_t)r;
 	o->buf[o->len] = '\0';
+	return r;
 }
 
-/* Run the workload once: its stdout captured, the trace drained into m while it runs. */
+/* A descriptor that polls readable when pid exits (pidfd_open, Linux 5.3), or -1. */
+static int pid_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Run the workload once: its stdout captured, the trace drained into m while
+ * it runs. The run ends when the workload's own process exits (waited for
+ * through a pidfd, so WALL is its real duration): what it wrote is read, and
+ * a background process it left holding the output is not waited for. A
+ * signal to wqctl ends the wait at once; the workload is then left in
+ * e->orphan, to be ended after the values are restored.
+ */
 static int run_workload(struct exp *e, struct wq_mon *m, struct run_out *o)
 {
-	int pfd[2], status = 0;
+	int pfd[2], status = 0, pidfd;
 	bool open_ = true, exited = false;
 	double start;
 	pid_t pid;
@@ -678,36 +702,57 @@ static int run_workload(struct exp *e, struct wq_mon *m, struct run_out *o)
 		sigaction(SIGHUP, &dfl, NULL);
 		if (dup2(pfd[1], STDOUT_FILENO) < 0)
 			_exit(127);
+		if (e->cwd && chdir(e->cwd) < 0) {
+			fprintf(stderr, "wqctl: experiment: %s: cannot run there: %s\n", e->cwd, strerror(errno));
+			_exit(126);
+		}
 		execvp(e->cmd[0], e->cmd);
 		fprintf(stderr, "wqctl: experiment: %s: cannot run: %s\n", e->cmd[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	child_pid = pid;
 	close(pfd[1]);
-	while (!exited || open_) {
-		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
+	pidfd = pid_fd(pid);
+	while (!exited && !got_signal) {
+		struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = pfd[0], .events = POLLIN}};
+		nfds_t n = open_ ? 2 : 1;
+		/* without a pidfd, waitpid() is asked every 2 ms: WALL is off by at most that */
+		int timeout = pidfd >= 0 ? 250 : 2;
 
-		if (open_) {
-			if (poll(&p, 1, 250) > 0)
-				drain(pfd[0], o, &open_);
-		} else {
-			struct timespec ts = {0, 100 * 1000 * 1000};
-
-			nanosleep(&ts, NULL);
+		if (pidfd < 0)
+			p[0].fd = -1;
+		if (poll(p, n, timeout) > 0 && open_ && (p[1].revents & (POLLIN | POLLHUP)) && drain(pfd[0], o) == 0)
+			open_ = false;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			o->wall = cli_now() - start;
+			child_pid = 0;
 		}
-		if (!exited) {
-			pid_t w = waitpid(pid, &status, WNOHANG);
-
-			if (w == pid) {
-				exited = true;
-				o->wall = cli_now() - start;
-				child_pid = 0;
-			}
-		}
-		if (e->trace && m)
+		if (e->trace && m && !got_signal)
 			wq_trace_read(e->trace, m, &(unsigned long long){0});
 	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (exited && open_) {
+		/* what it wrote before it exited is in the pipe: read to the end or to what a leftover still holds */
+		ssize_t r;
+
+		fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+		while ((r = drain(pfd[0], o)) > 0)
+			;
+		if (r < 0 && !e->warned_lingering) {
+			cli_warn(e->cli,
+				 "experiment: %s left a process holding its output; each run ends when %s itself "
+				 "exits, and what that process does later is not measured",
+				 e->cmd[0], e->cmd[0]);
+			e->warned_lingering = true;
+		}
+	}
 	close(pfd[0]);
+	if (!exited) {
+		e->orphan = pid;
+		return 0;
+	}
 	if (e->trace && m)
 		wq_trace_flush(e->trace, m);
 	o->status = status;
@@ -717,6 +762,30 @@ static int run_workload(struct exp *e, struct wq_mon *m, struct run_out *o)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * After a signal, the values are restored first; then the workload that was
+ * running: it had the signal forwarded, and gets 3 s before SIGKILL.
+ */
+static void end_orphan(struct exp *e)
+{
+	pid_t pid = e->orphan;
+	int status;
+
+	if (pid <= 0)
+		return;
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			e->orphan = 0;
+			return;
+		}
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	cli_warn(e->cli, "experiment: %s (pid %d) did not end 3 s after the signal; killed", e->cmd[0], (int)pid);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	e->orphan = 0;
 }
 
 static void describe_status(int status, char *b, size_t size)
@@ -806,7 +875,7 @@ static int one_run(struct exp *e, struct cell *c, long round, size_t order, bool
 		wq_mon_free(m);
 		return EXIT_FAIL;
 	}
-	if (got_signal) {
+	if (got_signal || e->orphan) {
 		wq_mon_free(m);
 		run_out_free(&o);
 		return EXIT_FAIL;
@@ -948,7 +1017,7 @@ static const char *note_of(const struct exp *e, const struct cell *c)
 {
 	const struct cell *b = &e->cells[0];
 
-	if (e->base)
+	if (e->loaded)
 		return c->has_base ? wq_verdict_name(
 					 wq_stat_verdict(&c->base_st, &c->st, e->metric.higher_is_better, e->threshold))
 				   : "not in the baseline";
@@ -986,7 +1055,7 @@ static void set_count(struct out *o, struct libscols_line *ln, int id, double v)
 static int print_table(struct exp *e)
 {
 	struct out o;
-	int rc = out_init(&o, e->cli, cols, ARRAY_SIZE(cols), e->base ? COMPARE_COLS : DEFAULT_COLS,
+	int rc = out_init(&o, e->cli, cols, ARRAY_SIZE(cols), e->loaded ? COMPARE_COLS : DEFAULT_COLS,
 			  "WQCTL_EXPERIMENT_COLUMNS", "settings");
 
 	if (rc)
@@ -994,7 +1063,7 @@ static int print_table(struct exp *e)
 	for (size_t i = 0; i < e->ncells; i++) {
 		struct cell *c = &e->cells[i];
 		struct libscols_line *ln = out_line(&o);
-		double ref = e->base ? (c->has_base ? c->base_st.median : NAN) : e->cells[0].st.median;
+		double ref = e->loaded ? (c->has_base ? c->base_st.median : NAN) : e->cells[0].st.median;
 		double d = wq_stat_reldiff(ref, c->st.median);
 
 		if (!ln) {
@@ -1007,7 +1076,7 @@ static int print_table(struct exp *e)
 		set_num(&o, ln, COL_MEDIAN, c->st.median);
 		set_num(&o, ln, COL_MIN, c->st.min);
 		set_num(&o, ln, COL_MAX, c->st.max);
-		if ((!e->base && i == 0) || !isfinite(d))
+		if ((!e->loaded && i == 0) || !isfinite(d))
 			out_set(&o, ln, COL_DIFF, NULL);
 		else
 			out_setf(&o, ln, COL_DIFF, "%+.1f%%", d);
@@ -1063,6 +1132,13 @@ static json_object *document(struct exp *e, bool restored)
 	json_object_object_add(spec, "runs", json_object_new_int64(e->runs));
 	json_object_object_add(spec, "warmup", json_object_new_int64(e->warmup));
 	json_object_object_add(spec, "command", jstrv(e->cmd, e->ncmd));
+	{
+		_cleanup_free_ char *here = e->cwd ? NULL : getcwd(NULL, 0);
+		const char *cwd = e->cwd ? e->cwd : here;
+
+		/* --compare runs it there again, wherever it is typed */
+		json_object_object_add(spec, "cwd", cwd ? json_object_new_string(cwd) : NULL);
+	}
 	json_object_object_add(doc, "spec", spec);
 	m = json_object_new_object();
 	metric_describe(&e->metric, desc, sizeof(desc));
@@ -1071,13 +1147,13 @@ static json_object *document(struct exp *e, bool restored)
 	json_object_object_add(m, "better", json_object_new_string(e->metric.higher_is_better ? "higher" : "lower"));
 	json_object_object_add(m, "description", json_object_new_string(desc));
 	json_object_object_add(doc, "metric", m);
-	if (e->base)
+	if (e->loaded)
 		json_object_object_add(doc, "threshold_pct", jnum(e->threshold));
 	arr = json_object_new_array();
 	for (size_t i = 0; i < e->ncells; i++) {
 		struct cell *c = &e->cells[i];
 		json_object *o = json_object_new_object(), *w = json_object_new_array();
-		double ref = e->base ? (c->has_base ? c->base_st.median : NAN) : e->cells[0].st.median;
+		double ref = e->loaded ? (c->has_base ? c->base_st.median : NAN) : e->cells[0].st.median;
 
 		json_object_object_add(o, "setting", json_object_new_string(c->label));
 		for (size_t k = 0; k < c->nw; k++) {
@@ -1091,8 +1167,8 @@ static json_object *document(struct exp *e, bool restored)
 		json_object_object_add(o, "writes", w);
 		json_object_object_add(o, "stats", jstat(&c->st));
 		json_object_object_add(o, "diff_pct",
-				       (!e->base && i == 0) ? NULL : jnum(wq_stat_reldiff(ref, c->st.median)));
-		if (e->base && c->has_base)
+				       (!e->loaded && i == 0) ? NULL : jnum(wq_stat_reldiff(ref, c->st.median)));
+		if (e->loaded && c->has_base)
 			json_object_object_add(o, "baseline", jstat(&c->base_st));
 		json_object_object_add(o, "note", json_object_new_string(note_of(e, c)));
 		json_object_object_add(o, "runs", c->runs);
@@ -1140,66 +1216,59 @@ static int save_doc(struct exp *e, json_object *doc)
 
 /* --- baselines ----------------------------------------------------------- */
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-/* Read a saved experiment and take its spec as this run's. */
+/*
+ * Read a saved experiment and take its spec as this run's. The file is run
+ * as root's command, so it must be root's alone as a profile is (owner,
+ * mode, every directory on its path), and every field is checked.
+ */
 static int load_baseline(struct exp *e)
 {
 	struct cli *cli = e->cli;
-	char rel[160], why[200];
+	char rel[160], why[PATH_MAX + 64];
 	_cleanup_free_ char *text = NULL;
-	json_object *spec, *v;
-	json_tokener *tok;
-	int r;
+	struct wq_saved_exp *b = &e->base;
+	int fd, r;
 
 	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", e->compare);
-	r = wq_root_read(cli->ctx->root, rel, &text);
-	if (r < 0) {
+	fd = wq_root_open_file(cli->ctx->root, rel, O_RDONLY, 0);
+	if (fd < 0) {
 		cli_err(cli, "%s: cannot read the baseline: %s", rel,
-			r == -ENOENT ? "no such experiment (saved with --save NAME)" : wq_strerror(-r));
-		return r == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+			fd == -ENOENT ? "no such experiment (saved with --save NAME)" : wq_strerror(-fd));
+		return fd == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
 	}
-	tok = json_tokener_new();
-	if (!tok)
-		return EXIT_FAIL;
-	e->base = json_tokener_parse_ex(tok, text, (int)strlen(text));
-	if (!e->base)
-		snprintf(why, sizeof(why), "%s", json_tokener_error_desc(json_tokener_get_error(tok)));
-	json_tokener_free(tok);
-	spec = get(e->base, "spec");
-	if (!e->base || !spec || !get(e->base, "settings") || !get(get(e->base, "metric"), "name")) {
-		cli_err(cli, "%s: not a saved experiment: %s", rel, e->base ? "no spec, settings or metric" : why);
+	r = wq_fd_trusted(fd, why, sizeof(why));
+	if (r < 0) {
+		cli_err(cli, "%s: refusing to run its command: %s", rel, r == -EPERM ? why : wq_strerror(-r));
+		close(fd);
 		return EXIT_FAIL;
 	}
-	v = get(spec, "set");
-	e->nsets = v ? json_object_array_length(v) : 0;
-	e->sets = calloc(e->nsets + 1, sizeof(char *));
-	for (size_t i = 0; e->sets && i < e->nsets; i++)
-		e->sets[i] = strdup(json_object_get_string(json_object_array_get_idx(v, i)));
-	if ((v = get(spec, "profile")))
-		e->profiles = strdup(json_object_get_string(v));
-	if ((v = get(spec, "runs")))
-		e->runs = (long)json_object_get_int64(v);
-	if ((v = get(spec, "warmup")))
-		e->warmup = (long)json_object_get_int64(v);
-	v = get(spec, "command");
-	e->ncmd = v ? json_object_array_length(v) : 0;
-	e->cmd = calloc(e->ncmd + 1, sizeof(char *));
-	for (size_t i = 0; e->cmd && i < e->ncmd; i++)
-		e->cmd[i] = strdup(json_object_get_string(json_object_array_get_idx(v, i)));
-	if (!e->sets || !e->cmd || e->ncmd == 0 || e->runs < 1 || e->runs > MAX_RUNS || e->warmup < 0) {
-		cli_err(cli, "%s: the saved spec is incomplete (command, runs)", rel);
+	r = wq_fd_read(fd, &text);
+	close(fd);
+	if (r < 0) {
+		cli_err(cli, "%s: %s: %s", rel, r == -EFBIG || r == -WQ_ENUL ? "not a saved experiment" : "cannot read the baseline",
+			r == -EFBIG ? "larger than 16 MiB" : wq_strerror(-r));
 		return EXIT_FAIL;
 	}
+	r = wq_saved_exp_parse(text, strlen(text), b, why, sizeof(why));
+	if (r < 0) {
+		cli_err(cli, "%s: not a saved experiment: %s", rel, r == -EINVAL ? why : wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	e->loaded = true;
+	/* the spec moves into this run's (exp_free frees it there) */
+	e->sets = b->sets;
+	e->nsets = b->nsets;
+	e->profiles = b->profiles;
+	e->cmd = b->cmd;
+	e->ncmd = b->ncmd;
+	e->cwd = b->cwd;
+	b->sets = b->cmd = NULL;
+	b->profiles = b->cwd = NULL;
+	e->runs = b->runs;
+	e->warmup = b->warmup;
 	e->metric.better_given = true;
-	e->metric.higher_is_better =
-	    !strcmp(json_object_get_string(get(get(e->base, "metric"), "better")) ?: "higher", "higher");
-	r = metric_parse(&e->metric, json_object_get_string(get(get(e->base, "metric"), "name")), why, sizeof(why));
+	e->metric.higher_is_better = b->higher_is_better;
+	r = metric_parse(&e->metric, b->metric, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "%s: metric: %s", rel, why);
 		return EXIT_FAIL;
@@ -1210,27 +1279,14 @@ static int load_baseline(struct exp *e)
 /* Match each cell with the baseline's runs of the same setting. */
 static int attach_baseline(struct exp *e)
 {
-	json_object *arr = get(e->base, "settings");
-	size_t n = json_object_array_length(arr);
-
 	for (size_t i = 0; i < e->ncells; i++) {
 		struct cell *c = &e->cells[i];
 
-		for (size_t j = 0; j < n; j++) {
-			json_object *s = json_object_array_get_idx(arr, j), *runs = get(s, "runs");
-			const char *label = json_object_get_string(get(s, "setting"));
-			size_t nr = runs ? json_object_array_length(runs) : 0, k = 0;
-			_cleanup_free_ double *v = calloc(nr + 1, sizeof(double));
+		for (size_t j = 0; j < e->base.nsettings; j++) {
+			const struct wq_saved_setting *s = &e->base.settings[j];
 
-			if (!label || strcmp(label, c->label) || !v)
-				continue;
-			for (size_t r = 0; r < nr; r++) {
-				json_object *x = get(json_object_array_get_idx(runs, r), "metric");
-
-				if (x)
-					v[k++] = json_object_get_double(x);
-			}
-			c->has_base = k > 0 && wq_stat_compute(v, k, &c->base_st) == 0;
+			if (!strcmp(s->label, c->label))
+				c->has_base = s->n > 0 && wq_stat_compute(s->metric, s->n, &c->base_st) == 0;
 		}
 	}
 	return EXIT_OK;
@@ -1314,7 +1370,7 @@ static int plot(struct exp *e)
 	fprintf(f, "\nset ylabel ");
 	gp_string(f, desc);
 	fprintf(f, "\nset title ");
-	gp_string(f, e->base ? "wqctl experiment --compare (x: saved baseline median)" : "wqctl experiment");
+	gp_string(f, e->loaded ? "wqctl experiment --compare (x: saved baseline median)" : "wqctl experiment");
 	fprintf(f,
 		"\nset xrange [-0.6:%zu.6]\nset boxwidth 0.5\nset style fill empty\nset key off\n"
 		"set grid ytics\nset xtics (",
@@ -1331,7 +1387,7 @@ static int plot(struct exp *e)
 		"  '' index 0 using 1:6:6:6:6 with candlesticks lc rgb '#1f5fa8' lw 3, \\\n"
 		"  '' index 1 using 1:2 with points pt 7 ps 0.6 lc rgb '#d2691e'",
 		data);
-	if (e->base)
+	if (e->loaded)
 		fprintf(f, ", \\\n  '' index 2 using 1:2 with points pt 2 ps 1.5 lc rgb '#555555'");
 	fputc('\n', f);
 	if (fclose(f))
@@ -1553,8 +1609,8 @@ static void exp_free(struct exp *e)
 	free(e->cmd);
 	free(e->profiles);
 	metric_free(&e->metric);
-	if (e->base)
-		json_object_put(e->base);
+	wq_saved_exp_free(&e->base);
+	free(e->cwd);
 	if (e->trace)
 		wq_trace_close(e->trace);
 }
@@ -1605,6 +1661,16 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (e.compare && (rc = load_baseline(&e)))
 		goto out;
+	if (e.cwd) {
+		int dfd = open(e.cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0) {
+			cli_err(cli, "experiment: %s ran in %s: %s", e.compare, e.cwd, strerror(errno));
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		close(dfd);
+	}
 	for (size_t i = 0; i < e.nsets && rc == EXIT_OK; i++)
 		rc = axis_from_set(&e, e.sets[i]);
 	if (rc == EXIT_OK && e.profiles)
@@ -1645,6 +1711,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		sigaction(sigs[i], &sa, &old[i]);
 	rc = run_all(&e);
 	rrc = restore_all(&e);
+	end_orphan(&e);
 	if (e.trace) {
 		wq_trace_close(e.trace);
 		e.trace = NULL;
@@ -1681,7 +1748,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = save_doc(&e, doc);
 		json_object_put(doc);
 	}
-	if (rc == EXIT_OK && e.base) {
+	if (rc == EXIT_OK && e.loaded) {
 		for (size_t i = 0; i < e.ncells; i++)
 			if (e.cells[i].has_base &&
 			    wq_stat_verdict(&e.cells[i].base_st, &e.cells[i].st, e.metric.higher_is_better,

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* wqctl profile: list, show, use, current and off for the profile set. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -52,27 +51,9 @@ static int list(struct cli *cli)
 		out_free(&o);
 		return EXIT_FAIL;
 	}
-	for (size_t i = 0; i < ndirs; i++) {
-		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			size_t len = strlen(de->d_name);
-			char **nn;
-
-			if (len <= 5 || strcmp(de->d_name + len - 5, ".conf"))
-				continue;
-			nn = realloc(names, sizeof(*names) * (n + 1));
-			if (!nn)
-				break;
-			names = nn;
-			names[n] = strndup(de->d_name, len - 5);
-			if (names[n] && wq_profile_name_is_valid(names[n]))
-				n++;
-			else
-				free(names[n]);
-		}
-	}
+	for (size_t i = 0; i < ndirs; i++)
+		if (cli_dir_names(cli, dirs[i], ".conf", &names, &n) < 0)
+			break;
 	if (n)
 		qsort(names, n, sizeof(*names), strcmpp);
 	for (size_t i = 0; i < n; i++) {

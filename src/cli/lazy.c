@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libsmartcols and json-c loaded on first use, so that the udev hook pays for neither. */
+/* libsmartcols loaded on first use, so that the udev hook does not pay for it (json-c: lib/dl.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -9,7 +9,6 @@
 #include "lazy.h"
 
 #define SO_SCOLS "libsmartcols.so.1"
-#define SO_JSON "libjson-c.so.5"
 
 #define SYM(h, lib, name)                                                                                              \
 	do {                                                                                                           \
@@ -40,40 +39,6 @@ static bool load_scols(struct cli_libscols *l)
 	return true;
 }
 
-static bool load_json(struct cli_libjson *l)
-{
-	void *h = dlopen(SO_JSON, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h)
-		return false;
-	SYM(h, *l, json_object_new_object);
-	SYM(h, *l, json_object_new_array);
-	SYM(h, *l, json_object_new_string);
-	SYM(h, *l, json_object_new_int);
-	SYM(h, *l, json_object_new_int64);
-	SYM(h, *l, json_object_new_double_s);
-	SYM(h, *l, json_object_new_boolean);
-	SYM(h, *l, json_object_object_add);
-	SYM(h, *l, json_object_array_add);
-	SYM(h, *l, json_object_put);
-	SYM(h, *l, json_object_to_json_string_ext);
-	SYM(h, *l, json_tokener_new);
-	SYM(h, *l, json_tokener_free);
-	SYM(h, *l, json_tokener_parse_ex);
-	SYM(h, *l, json_tokener_get_error);
-	SYM(h, *l, json_tokener_error_desc);
-	SYM(h, *l, json_object_object_get_ex);
-	SYM(h, *l, json_object_get_type);
-	SYM(h, *l, json_object_get_double);
-	SYM(h, *l, json_object_get_int64);
-	SYM(h, *l, json_object_get_string);
-	SYM(h, *l, json_object_array_length);
-	SYM(h, *l, json_object_array_get_idx);
-	SYM(h, *l, json_object_new_double);
-	SYM(h, *l, json_object_get_boolean);
-	return true;
-}
-
 #define MUST(type, name, loader, so)                                                                                   \
 	const struct type *name(void)                                                                                  \
 	{                                                                                                              \
@@ -88,4 +53,3 @@ static bool load_json(struct cli_libjson *l)
 	}
 
 MUST(cli_libscols, cli_scols, load_scols, SO_SCOLS)
-MUST(cli_libjson, cli_json, load_json, SO_JSON)

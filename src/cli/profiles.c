@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The profile set as the commands see it: search path, names, the active set. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +38,45 @@ int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n)
 	return 0;
 }
 
+struct dir_names {
+	const char *suffix;
+	char **v;
+	size_t n;
+	int err;
+};
+
+static void add_dir_name(const char *name, void *data)
+{
+	struct dir_names *d = data;
+	size_t len = strlen(name), slen = strlen(d->suffix);
+	char **nv, *s;
+
+	if (d->err || len <= slen || strcmp(name + len - slen, d->suffix))
+		return;
+	if (!(s = strndup(name, len - slen)) || !(nv = realloc(d->v, sizeof(*nv) * (d->n + 1)))) {
+		free(s);
+		d->err = -ENOMEM;
+		return;
+	}
+	if (!wq_profile_name_is_valid(s)) {
+		free(s);
+		d->v = nv;
+		return;
+	}
+	d->v = nv;
+	d->v[d->n++] = s;
+}
+
+int cli_dir_names(struct cli *cli, const char *path, const char *suffix, char ***names, size_t *n)
+{
+	struct dir_names d = {.suffix = suffix, .v = *names, .n = *n};
+
+	(void)wq_root_each_name_path(cli->ctx->root, path, add_dir_name, &d);
+	*names = d.v;
+	*n = d.n;
+	return d.err;
+}
+
 void cli_strv_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -50,27 +88,16 @@ void cli_strv_free(char **v, size_t n)
 static const char *nearest_profile(struct cli *cli, char *const *dirs, size_t ndirs, const char *name)
 {
 	static char pick[256];
-	const char *v[256] = {NULL}, *near;
-	char *own[256];
+	char **own = NULL;
+	const char *near;
 	size_t nv = 0;
 
-	for (size_t i = 0; i < ndirs; i++) {
-		_cleanup_closedir_ DIR *d = opendir(dirs[i]);
-		struct dirent *de;
-
-		while (d && (de = readdir(d)) && nv < ARRAY_SIZE(v)) {
-			size_t len = strlen(de->d_name);
-
-			if (len > 5 && !strcmp(de->d_name + len - 5, ".conf") &&
-			    (own[nv] = strndup(de->d_name, len - 5)))
-				v[nv] = own[nv], nv++;
-		}
-	}
-	(void)cli;
-	near = cli_nearest(name, v, nv);
+	for (size_t i = 0; i < ndirs; i++)
+		if (cli_dir_names(cli, dirs[i], ".conf", &own, &nv) < 0)
+			break;
+	near = cli_nearest(name, (const char *const *)own, nv);
 	snprintf(pick, sizeof(pick), "%s", near ? near : "");
-	for (size_t i = 0; i < nv; i++)
-		free(own[i]);
+	cli_strv_free(own, nv);
 	return pick[0] ? pick : NULL;
 }
 

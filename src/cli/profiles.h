@@ -11,6 +11,13 @@
 int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n);
 void cli_strv_free(char **v, size_t n);
 /*
+ * The names in directory path (a host path: below a sysroot it is walked
+ * inside the tree) that end in suffix and are valid profile names, suffix
+ * stripped, appended to *names. A directory that cannot be read adds none.
+ * 0 or -ENOMEM.
+ */
+int cli_dir_names(struct cli *cli, const char *path, const char *suffix, char ***names, size_t *n);
+/*
  * Load the named profiles, or the active set when n is 0 (*none: there is
  * no active set). EXIT_OK, or EXIT_USAGE after the errors were printed.
  */

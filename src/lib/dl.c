@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libnuma, libudev, libnl-route, libtracefs and libtraceevent loaded on first use. */
+/* libnuma, libudev, libnl-route, libtracefs, libtraceevent and json-c loaded on first use. */
 #define _GNU_SOURCE
 #include "dl.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* Sonames of the Debian runtime packages behind the pkg-config names. */
 #define SO_NUMA "libnuma.so.1"
@@ -122,6 +124,42 @@ static bool load_trace(struct wq_libtrace *l)
 	return true;
 }
 
+static bool load_json(struct wq_libjson *l)
+{
+	void *h = dlopen("libjson-c.so.5", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return false;
+	SYM(h, *l, json_object_new_object);
+	SYM(h, *l, json_object_new_array);
+	SYM(h, *l, json_object_new_string);
+	SYM(h, *l, json_object_new_int);
+	SYM(h, *l, json_object_new_int64);
+	SYM(h, *l, json_object_new_double_s);
+	SYM(h, *l, json_object_new_boolean);
+	SYM(h, *l, json_object_object_add);
+	SYM(h, *l, json_object_array_add);
+	SYM(h, *l, json_object_put);
+	SYM(h, *l, json_object_to_json_string_ext);
+	SYM(h, *l, json_tokener_new);
+	SYM(h, *l, json_tokener_free);
+	SYM(h, *l, json_tokener_parse_ex);
+	SYM(h, *l, json_tokener_get_error);
+	SYM(h, *l, json_tokener_error_desc);
+	SYM(h, *l, json_object_object_get_ex);
+	SYM(h, *l, json_object_get_type);
+	SYM(h, *l, json_object_get_double);
+	SYM(h, *l, json_object_get_int64);
+	SYM(h, *l, json_object_get_string);
+	SYM(h, *l, json_object_array_length);
+	SYM(h, *l, json_object_array_get_idx);
+	SYM(h, *l, json_object_new_double);
+	SYM(h, *l, json_object_get_boolean);
+	SYM(h, *l, json_object_get_string_len);
+	SYM(h, *l, json_tokener_get_parse_end);
+	return true;
+}
+
 #define LAZY(type, name, loader)                                                                                       \
 	const struct type *name(void)                                                                                  \
 	{                                                                                                              \
@@ -136,3 +174,16 @@ LAZY(wq_libnuma, wq_libnuma, load_numa)
 LAZY(wq_libudev, wq_libudev, load_udev)
 LAZY(wq_libnl, wq_libnl, load_nl)
 LAZY(wq_libtrace, wq_libtrace, load_trace)
+
+const struct wq_libjson *wq_libjson(void)
+{
+	static struct wq_libjson lib;
+	static bool loaded;
+
+	if (!loaded && !load_json(&lib)) {
+		fprintf(stderr, "wqctl: libjson-c.so.5: cannot load: %s\n", dlerror());
+		exit(1);
+	}
+	loaded = true;
+	return &lib;
+}

@@ -7,6 +7,7 @@
 #ifndef WQ_DL_H
 #define WQ_DL_H
 
+#include <json-c/json.h>
 #include <libudev.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
@@ -90,10 +91,48 @@ struct wq_libtrace {
 	WQ_FN(tep_find_function);
 };
 
+/* json-c: reading fio's and saved experiments' JSON, writing -J. */
+struct wq_libjson {
+	WQ_FN(json_object_new_object);
+	WQ_FN(json_object_new_array);
+	WQ_FN(json_object_new_string);
+	WQ_FN(json_object_new_int);
+	WQ_FN(json_object_new_int64);
+	WQ_FN(json_object_new_double_s);
+	WQ_FN(json_object_new_boolean);
+	WQ_FN(json_object_object_add);
+	WQ_FN(json_object_array_add);
+	WQ_FN(json_object_put);
+	WQ_FN(json_object_to_json_string_ext);
+	/* reading (experiment: fio output, saved baselines) */
+	WQ_FN(json_tokener_new);
+	WQ_FN(json_tokener_free);
+	WQ_FN(json_tokener_parse_ex);
+	WQ_FN(json_tokener_get_error);
+	WQ_FN(json_tokener_error_desc);
+	WQ_FN(json_object_object_get_ex);
+	WQ_FN(json_object_get_type);
+	WQ_FN(json_object_get_double);
+	WQ_FN(json_object_get_int64);
+	WQ_FN(json_object_get_string);
+	WQ_FN(json_object_array_length);
+	WQ_FN(json_object_array_get_idx);
+	WQ_FN(json_object_new_double);
+	WQ_FN(json_object_get_boolean);
+	WQ_FN(json_object_get_string_len);
+	WQ_FN(json_tokener_get_parse_end);
+};
+
 /* The loaded library, or NULL when it cannot be loaded (the caller falls back). */
 const struct wq_libnuma *wq_libnuma(void);
 const struct wq_libudev *wq_libudev(void);
 const struct wq_libnl *wq_libnl(void);
 const struct wq_libtrace *wq_libtrace(void);
+/*
+ * json-c has no fallback: it is a dependency of the package, and a command
+ * that reads or writes JSON cannot go on without it. Exits with a message
+ * naming the library when it cannot be loaded.
+ */
+const struct wq_libjson *wq_libjson(void);
 
 #endif

@@ -39,48 +39,6 @@ bool wq_profile_name_is_valid(const char *name)
 	return true;
 }
 
-/*
- * Files that root applies must be root's alone, as sudo, cron and sshd's
- * StrictModes require: owned by root, not writable by group or others, in a
- * directory with the same properties. 0, or -EPERM with why.
- */
-static int insecure(int fd, const char *path, char *why, size_t whysz)
-{
-	_cleanup_free_ char *dir = strdup(path);
-	struct stat st;
-	char *slash;
-
-	if (geteuid() != 0)
-		return 0;
-	if (!dir)
-		return -ENOMEM;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	for (int level = 0; level < 2; level++) {
-		const char *what = level ? "its directory is" : "it is";
-
-		if (st.st_uid != 0) {
-			snprintf(why, whysz, "%s owned by uid %u, not root", what, (unsigned int)st.st_uid);
-			return -EPERM;
-		}
-		if (st.st_mode & 022) {
-			snprintf(why, whysz, "%s writable by %s (chmod go-w)", what,
-				 st.st_mode & 002 ? "anyone" : "its group");
-			return -EPERM;
-		}
-		slash = strrchr(dir, '/');
-		if (slash == dir)
-			slash[1] = '\0';
-		else if (slash)
-			*slash = '\0';
-		else
-			strcpy(dir, ".");
-		if (stat(dir, &st) < 0)
-			return 0; /* the open file is what counts; a vanished directory is not a writer */
-	}
-	return 0;
-}
-
 /* A link to /dev/null masks a profile (the link itself is read, so that it also works in a sysroot). */
 static bool is_mask(const struct wq_root *root, const char *path)
 {
@@ -639,8 +597,8 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 	p.file = path;
 	fd = wq_root_open_path(ctx->root, path, O_RDONLY);
 	if (fd >= 0) {
-		char why[128];
-		int e = insecure(fd, path, why, sizeof(why));
+		char why[PATH_MAX + 64];
+		int e = wq_fd_trusted(fd, why, sizeof(why));
 
 		if (e < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", path, e == -EPERM ? why : wq_strerror(-e));
@@ -837,8 +795,8 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 	if (fd < 0)
 		return fd;
 	{
-		char why[128];
-		int e = insecure(fd, path, why, sizeof(why));
+		char why[PATH_MAX + 64];
+		int e = wq_fd_trusted(fd, why, sizeof(why));
 
 		if (e < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", ACTIVE_FILE,

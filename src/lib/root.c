@@ -252,6 +252,13 @@ static int read_fd(int fd, char **out, off_t size)
 	return 0;
 }
 
+int wq_fd_read(int fd, char **out)
+{
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return read_fd(fd, out, 0);
+}
+
 const char *wq_strerror(int e)
 {
 	switch (e) {
@@ -656,10 +663,11 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel)
 	return d;
 }
 
-int wq_root_each_name(const struct wq_root *root, const char *rel, void (*fn)(const char *name, void *data), void *data)
+/* Each name in the directory open at fd but . and .., to fn; closes fd. 0 or -errno. */
+static int each_name_fd(int fd, void (*fn)(const char *name, void *data), void *data)
 {
 	_Alignas(struct dirent64) char buf[4096];
-	int fd = wq_root_open(root, rel, O_RDONLY | O_DIRECTORY), r = 0;
+	int r = 0;
 
 	if (fd < 0)
 		return fd;
@@ -690,6 +698,24 @@ int wq_root_each_name(const struct wq_root *root, const char *rel, void (*fn)(co
 	return r;
 }
 
+int wq_root_each_name(const struct wq_root *root, const char *rel, void (*fn)(const char *name, void *data), void *data)
+{
+	return each_name_fd(wq_root_open(root, rel, O_RDONLY | O_DIRECTORY), fn, data);
+}
+
+int wq_root_each_name_path(const struct wq_root *root, const char *path, void (*fn)(const char *name, void *data),
+			   void *data)
+{
+	const char *rel = below_root(root, path);
+	int fd;
+
+	if (rel)
+		fd = open_at(root, rel, O_RDONLY | O_DIRECTORY, 0);
+	else
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return each_name_fd(fd < 0 && !rel ? -errno : fd, fn, data);
+}
+
 /* The kernel's path of an open descriptor (/proc/self/fd). 0 or -errno. */
 static int fd_path(int fd, char *buf, size_t size)
 {
@@ -704,6 +730,78 @@ static int fd_path(int fd, char *buf, size_t size)
 		return -ENAMETOOLONG;
 	buf[n] = '\0';
 	return buf[0] == '/' ? 0 : -EXDEV;
+}
+
+/* Who may change what a root-run file holds: owner root, no group or other write (sticky dirs aside). */
+static int owner_rule(const struct stat *st, bool dir, const char *path, char *why, size_t whysz)
+{
+	const char *what = dir ? "its directory " : "it";
+
+	if (!dir)
+		path = "";
+	if (st->st_uid != 0) {
+		snprintf(why, whysz, "%s%s is owned by uid %u, not root", what, path, (unsigned int)st->st_uid);
+		return -EPERM;
+	}
+	/* a root-owned sticky directory (/tmp) lets nobody else rename what root owns in it */
+	if ((st->st_mode & 022) && !(dir && (st->st_mode & S_ISVTX))) {
+		snprintf(why, whysz, "%s%s is writable by %s (chmod go-w)", what, path,
+			 st->st_mode & 002 ? "anyone" : "its group");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int wq_fd_trusted(int fd, char *why, size_t whysz)
+{
+	char path[PATH_MAX];
+	struct stat st, last;
+	int dfd, r;
+
+	if (geteuid() != 0)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if ((r = owner_rule(&st, false, NULL, why, whysz)) < 0)
+		return r;
+	r = fd_path(fd, path, sizeof(path));
+	if (r < 0) {
+		snprintf(why, whysz, "its path cannot be resolved (/proc/self/fd): %s", strerror(-r));
+		return r == -EXDEV || r == -ENOENT ? -EPERM : r;
+	}
+	/* every directory on the resolved path, walked from / without following anything */
+	dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (fstat(dfd, &last) < 0 || (r = owner_rule(&last, true, "/", why, whysz)) < 0) {
+		close(dfd);
+		return r < 0 ? r : -errno;
+	}
+	for (char *p = path + 1, *slash; (slash = strchr(p, '/')); p = slash + 1) {
+		int nfd;
+
+		*slash = '\0';
+		nfd = openat(dfd, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0) {
+			r = -errno;
+			snprintf(why, whysz, "%s: %s", path, strerror(-r));
+			close(dfd);
+			return r == -ENOENT || r == -ENOTDIR || r == -ELOOP ? -EPERM : r;
+		}
+		r = fstat(nfd, &last) < 0 ? -errno : 0;
+		if (!strchr(slash + 1, '/'))
+			last.st_mode &= ~(mode_t)S_ISVTX; /* the file's own directory: others could add names beside it */
+		if (r < 0 || (r = owner_rule(&last, true, path, why, whysz)) < 0) {
+			close(nfd);
+			close(dfd);
+			return r;
+		}
+		*slash = '/';
+		close(dfd);
+		dfd = nfd;
+	}
+	close(dfd);
+	return 0;
 }
 
 int wq_root_canonical(const struct wq_root *root, const char *rel, char *out, size_t size)

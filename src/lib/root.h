@@ -48,6 +48,11 @@ const char *wq_root_path(const struct wq_root *root);
 int wq_root_open(const struct wq_root *root, const char *rel, int flags);
 /* Read a whole file, strip one trailing newline; *out is malloc'ed. 0 or -errno. */
 int wq_root_read(const struct wq_root *root, const char *rel, char **out);
+/*
+ * Read the whole of an open regular file from its start (at most 16 MiB,
+ * -EFBIG beyond; -WQ_ENUL for a NUL byte), one trailing newline stripped.
+ */
+int wq_fd_read(int fd, char **out);
 /* Read a file into buf (NUL-terminated, trailing newline stripped). len or -errno. */
 int wq_root_read_buf(const struct wq_root *root, const char *rel, char *buf, size_t size);
 /* The same, but a NUL byte is left for the caller to look for (the length tells). */
@@ -105,10 +110,27 @@ DIR *wq_root_opendir(const struct wq_root *root, const char *rel);
  */
 int wq_root_each_name(const struct wq_root *root, const char *rel, void (*fn)(const char *name, void *data),
 		      void *data);
+/*
+ * The same for a directory named by a host path (a profile directory, the
+ * saved experiments): below a sysroot's directory it resolves inside the
+ * tree, so a symlink there never lists a directory of the host. 0 or -errno.
+ */
+int wq_root_each_name_path(const struct wq_root *root, const char *path, void (*fn)(const char *name, void *data),
+			   void *data);
 /* readlink() below the root; NUL-terminated; length or -errno. */
 int wq_root_readlink(const struct wq_root *root, const char *rel, char *buf, size_t size);
 /* readlink() of a host path, resolved as wq_root_open_path() does. */
 int wq_root_readlink_path(const struct wq_root *root, const char *path, char *buf, size_t size);
+
+/*
+ * The rule for a file root acts on (a profile, the active set, a saved
+ * experiment's command, the journal), as sudo, cron and sshd's StrictModes
+ * have it: the file and every directory on its resolved path (after every
+ * symlink) owned by root and not writable by group or others; a root-owned
+ * sticky directory such as /tmp passes. Only enforced when running as root.
+ * 0, or -EPERM with why naming the file or directory, or -errno.
+ */
+int wq_fd_trusted(int fd, char *why, size_t whysz);
 
 /* Absolute, without "//" and without "." or ".." components (a trailing "/" is allowed). */
 bool wq_path_is_canonical(const char *path);

@@ -599,7 +599,7 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	run wqp apply --profile p
 	sane
 	assert_failure 2
-	assert_output --partial "its directory is writable by anyone"
+	assert_output --regexp "its directory [^ ]*/pd is writable by anyone"
 	chmod 1777 "$BATS_TEST_TMPDIR/pd"
 	run wqp apply --profile p
 	sane

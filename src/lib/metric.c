@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lazy.h"
+#include "jsonc.h"
 #include "metric.h"
 
 static const char *const dir_names[] = {"read", "write"};
