@@ -176,7 +176,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	    {"isolation", no_argument, NULL, 'I'},  {"interval", required_argument, NULL, 'i'},
 	    {"cpus", required_argument, NULL, 'c'}, {NULL, 0, NULL, 0},
 	};
-	bool isolation = false;
+	bool isolation = false, interval_given = false;
 	const char *iso_cpus = NULL;
 	double seconds = 5;
 	char *end;
@@ -197,6 +197,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		case 'I': isolation = true; break;
 		case 'c': iso_cpus = optarg; break;
 		case 'i':
+			interval_given = true;
 			errno = 0;
 			seconds = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(seconds >= 0.1 && seconds <= 3600)) {
@@ -216,7 +217,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		return cli_isolation_audit(cli, seconds, iso_cpus);
 	}
-	if (iso_cpus || seconds != 5) {
+	if (iso_cpus || interval_given) {
 		cli_err(cli, "check: --cpus and --interval go with --isolation");
 		return EXIT_USAGE;
 	}

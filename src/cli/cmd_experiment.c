@@ -41,9 +41,9 @@
 
 #define EXPERIMENTS_DIR "var/lib/wqctl/experiments"
 #define MAX_OUTPUT (64UL << 20)
-#define MAX_RUNS 1000
-#define MAX_CELLS 256
-#define MAX_AXES 16
+#define MAX_RUNS WQ_EXP_MAX_RUNS
+#define MAX_CELLS WQ_EXP_MAX_CELLS
+#define MAX_AXES WQ_EXP_MAX_AXES
 
 struct key {
 	char *object, *path;
@@ -222,14 +222,18 @@ static struct axis *axis_new(struct exp *e, size_t nc)
 }
 
 /* Split "8,16,768" (or "0-1|all" for cpumask, whose lists hold commas) into values. */
+/* The values of one --set, in v; their number, or max + 1 when there are more (nothing is dropped). */
 static size_t split_values(char *list, int attr, char **v, size_t max)
 {
 	const char *sep = attr == WQ_A_CPUMASK || strchr(list, '|') ? "|" : ",";
 	size_t n = 0;
 	char *save = NULL;
 
-	for (char *t = strtok_r(list, sep, &save); t && n < max; t = strtok_r(NULL, sep, &save))
+	for (char *t = strtok_r(list, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
+		if (n == max)
+			return max + 1;
 		v[n++] = t;
+	}
 	return n;
 }
 
@@ -238,7 +242,7 @@ static int axis_from_set(struct exp *e, const char *spec)
 {
 	struct cli *cli = e->cli;
 	_cleanup_free_ char *copy = strdup(spec);
-	char *save = NULL, *wq, *assign, *eq, *extra, *vals[64], **names = NULL;
+	char *save = NULL, *wq, *assign, *eq, *extra, *vals[MAX_CELLS], **names = NULL;
 	size_t nv, n = 0;
 	int attr, rc = EXIT_OK, r;
 	struct axis *ax;
@@ -264,6 +268,11 @@ static int axis_from_set(struct exp *e, const char *spec)
 	nv = split_values(eq + 1, attr, vals, ARRAY_SIZE(vals));
 	if (nv == 0) {
 		cli_err(cli, "experiment: --set '%s': no values after %s=", spec, assign);
+		return EXIT_USAGE;
+	}
+	if (nv > ARRAY_SIZE(vals)) {
+		cli_err(cli, "experiment: --set '%s': more than %d values (the grid holds at most %d settings)", spec,
+			MAX_CELLS, MAX_CELLS);
 		return EXIT_USAGE;
 	}
 	if (!cli_is_glob(wq) && !wq_name_is_valid(wq)) {
@@ -351,14 +360,20 @@ static int axis_from_profiles(struct exp *e, const char *list)
 {
 	struct cli *cli = e->cli;
 	_cleanup_free_ char *copy = strdup(list);
-	char *names[64], *save = NULL;
+	char *names[MAX_CELLS], *save = NULL;
 	size_t n = 0;
 	struct axis *ax;
 
 	if (!copy)
 		return EXIT_FAIL;
-	for (char *t = strtok_r(copy, ",", &save); t && n < ARRAY_SIZE(names); t = strtok_r(NULL, ",", &save))
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == ARRAY_SIZE(names)) {
+			cli_err(cli, "experiment: --profile: more than %d profiles (the grid holds at most %d settings)",
+				MAX_CELLS, MAX_CELLS);
+			return EXIT_USAGE;
+		}
 		names[n++] = t;
+	}
 	if (n == 0) {
 		cli_err(cli, "experiment: --profile '%s': no profile names", list);
 		return EXIT_USAGE;
@@ -1312,16 +1327,36 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-/* A double-quoted gnuplot string. */
+/*
+ * A gnuplot string that is only text: single-quoted, where gnuplot expands
+ * neither backquotes (a command) nor @macros nor backslashes; a quote is
+ * doubled, a control character (which would end the line) shown as '?'.
+ */
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
+}
+
+/* Can --plot's file be written? Checked before the first run, so that no result is lost to a typo. */
+static int plot_writable(struct cli *cli, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return EXIT_OK;
+	}
+	if (errno == EEXIST && access(path, W_OK) == 0)
+		return EXIT_OK;
+	cli_err(cli, "experiment: --plot %s: cannot write: %s", path, strerror(errno));
+	return EXIT_USAGE;
 }
 
 /*
@@ -1483,7 +1518,7 @@ static int parse_args(struct exp *e, int argc, char **argv)
 			runs_given = true;
 			break;
 		case 'w':
-			if ((rc = number(cli, "--warmup", optarg, 0, 100, &e->warmup)))
+			if ((rc = number(cli, "--warmup", optarg, 0, WQ_EXP_MAX_WARMUP, &e->warmup)))
 				return rc;
 			break;
 		case 'S': {
@@ -1655,6 +1690,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	if (e.plot && (rc = plot_writable(cli, e.plot)))
+		goto out;
 	if (!cli_ctx(cli)) {
 		rc = EXIT_FAIL;
 		goto out;
@@ -1734,8 +1771,6 @@ static int run(struct cli *cli, int argc, char **argv)
 		metric_describe(&e.metric, desc, sizeof(desc));
 		fprintf(stderr, "wqctl: experiment: metric: %s\n", desc);
 	}
-	if (rc == EXIT_OK && e.plot)
-		rc = plot(&e);
 	if (rc == EXIT_OK) {
 		if (cli->json) {
 			rc = json_print(document(&e, rrc == EXIT_OK));
@@ -1755,6 +1790,9 @@ static int run(struct cli *cli, int argc, char **argv)
 					    e.threshold) == WQ_VERDICT_WORSE)
 				rc = EXIT_FINDINGS;
 	}
+	/* after the results are printed and saved, so that a plot gnuplot cannot draw loses none of them */
+	if ((rc == EXIT_OK || rc == EXIT_FINDINGS) && e.plot && plot(&e) != EXIT_OK)
+		rc = EXIT_FAIL;
 	if (rc == EXIT_OK || rc == EXIT_FINDINGS)
 		rc = rrc ? rrc : rc;
 out:

@@ -349,6 +349,20 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 			cli_err(cli, "check: --cpus '%s': not a CPU list", cpus);
 			return EXIT_USAGE;
 		}
+		if (!wq_cpuset_subset(iso, topo->possible)) {
+			_cleanup_cpuset_ struct wq_cpuset *extra = wq_cpuset_dup(iso);
+			_cleanup_free_ char *xl = NULL, *pl = wq_cpuset_format_list(topo->possible);
+
+			if (extra) {
+				wq_cpuset_andnot(extra, topo->possible);
+				xl = wq_cpuset_format_list(extra);
+			}
+			bool one = extra && wq_cpuset_count(extra) == 1;
+
+			cli_err(cli, "check: --cpus '%s': CPU%s %s do%s not exist here (possible CPUs: %s)", cpus,
+				one ? "" : "s", xl ? xl : "?", one ? "es" : "", pl ? pl : "?");
+			return EXIT_USAGE;
+		}
 	} else {
 		wq_cpuset_copy(iso, topo->isolated);
 		wq_cpuset_or(iso, topo->nohz_full);
@@ -365,6 +379,7 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a closed terminal too: the trace instance is removed */
 	r = wq_trace_open(cli->ctx, WQ_TRACE_BUFFER_KB, &t, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "check --isolation: %s", why);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsonc.h"
+#include "macro.h"
 #include "metric.h"
 
 static const char *const dir_names[] = {"read", "write"};
@@ -293,10 +294,12 @@ static int fio_value(const struct metric *m, json_object *root, double *value, j
 
 static int json_path_value(const char *path, json_object *root, double *value, char *why, size_t whysz)
 {
-	char buf[200], *save = NULL;
+	_cleanup_free_ char *buf = strdup(path);
+	char *save = NULL;
 	json_object *o = root;
 
-	snprintf(buf, sizeof(buf), "%s", path);
+	if (!buf)
+		return -ENOMEM;
 	for (char *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
 		json_object *next = NULL;
 
@@ -321,6 +324,10 @@ static int json_path_value(const char *path, json_object *root, double *value, c
 		return -EINVAL;
 	}
 	*value = json_object_get_double(o);
+	if (!isfinite(*value)) {
+		snprintf(why, whysz, "json:%s: %s is not a finite number", path, json_object_get_string(o));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -403,6 +410,11 @@ int metric_extract(struct metric *m, const char *out, size_t len, double wall_s,
 			snprintf(why, whysz, "the output holds no JSON object");
 		break;
 	default: r = -EINVAL; break;
+	}
+	if (r == 0 && !isfinite(*value)) {
+		/* the statistics have no place for it: refused at the run that gave it */
+		snprintf(why, whysz, "the value is not a finite number");
+		r = -EINVAL;
 	}
 	if (root)
 		json_object_put(root);

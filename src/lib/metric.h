@@ -34,7 +34,7 @@ struct metric {
 	/* regex / json */
 	regex_t re;
 	bool re_ok;
-	char path[200];
+	char path[256]; /* json: the path, as long as spec allows */
 	bool higher_is_better;
 	bool better_given; /* --better overrides the kind's default */
 	const char *unit;
