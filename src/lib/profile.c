@@ -39,6 +39,24 @@ bool wq_profile_name_is_valid(const char *name)
 	return true;
 }
 
+/*
+ * A profile or the active set is a few KiB; one of more than 1 MiB is
+ * refused before a byte of it is parsed (the udev hook reads them on every
+ * event). 0 or -EPERM with why.
+ */
+static int too_large(int fd, char *why, size_t whysz)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size > WQ_PROFILE_MAX_SIZE) {
+		snprintf(why, whysz, "larger than %d KiB (%lld bytes)", WQ_PROFILE_MAX_SIZE >> 10, (long long)st.st_size);
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* A link to /dev/null masks a profile (the link itself is read, so that it also works in a sysroot). */
 static bool is_mask(const struct wq_root *root, const char *path)
 {
@@ -77,8 +95,7 @@ struct parse {
 	struct wq_pset *set;
 	const char *file;
 	FILE *f;
-	char *buf; /* the line being read, reused (getline) */
-	size_t cap;
+	char *buf; /* the line being read, reused */
 	int line;
 	bool bad;
 	struct wq_psect *cur; /* section being filled (in sects) */
@@ -213,22 +230,53 @@ static void open_section(struct parse *p, const char *raw)
 	p->nsects++;
 }
 
+
+/*
+ * One line of f into buf (size bytes, NUL-terminated, the newline kept):
+ * its length, 0 at the end, or -1 when the line does not fit. Never reads
+ * more than size bytes of a line, so a file without newlines is refused
+ * after the first size bytes, not read whole.
+ */
+static ssize_t read_line(FILE *f, char *buf, size_t size)
+{
+	size_t len = 0;
+	int c;
+
+	while (len + 1 < size && (c = getc_unlocked(f)) != EOF) {
+		buf[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[len] = '\0';
+	if (len + 1 == size && buf[len - 1] != '\n' && (c = getc_unlocked(f)) != EOF) {
+		ungetc(c, f);
+		return -1;
+	}
+	return (ssize_t)len;
+}
 /* inih reader: counts lines, refuses what inih would silently cut or mangle. */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
-	ssize_t len = getline(&p->buf, &p->cap, p->f);
-	const char *line = p->buf, *t;
+	ssize_t len;
+	const char *line, *t;
 
-	if (len < 0)
+	if (num < 3)
+		return NULL;
+	if (!p->buf && !(p->buf = malloc((size_t)num + 1)))
+		return NULL;
+	/* one byte more than inih takes, to tell a line of exactly num - 2 bytes from a longer one */
+	len = read_line(p->f, p->buf, (size_t)num + 1);
+	line = p->buf;
+	if (len == 0)
 		return NULL;
 	p->line++;
-	if (memchr(line, '\0', (size_t)len)) {
+	if (len > 0 && memchr(line, '\0', (size_t)len)) {
 		perr(p, p->line, "binary data (NUL byte)");
 		return NULL;
 	}
 	/* inih would truncate a longer line and read its tail as the next line. */
-	if (len > num - 2 || (len == num - 1 && line[len - 1] != '\n')) {
+	if (len < 0 || len > num - 2 || (len == num - 1 && line[len - 1] != '\n')) {
 		perr(p, p->line, "line is longer than %d bytes", num - 2);
 		return NULL;
 	}
@@ -293,12 +341,7 @@ static void check_wq_value(struct parse *p, int attr, const char *value)
 		perr(p, p->line, "%s: invalid value '%s': %s", d->name, value, why);
 }
 
-/*
- * A section's condition, "VAR OP VALUE[, ...]" with VAR kernel, nodes or
- * cpus (online) and OP >= <= > < == !=; all must hold. 1 true, 0 false
- * (why says which), -EINVAL malformed (why says how).
- */
-static int when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t whysz)
+int wq_profile_when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t whysz)
 {
 	_cleanup_free_ char *copy = strdup(text);
 	char *save = NULL, *c;
@@ -309,36 +352,57 @@ static int when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t why
 		snprintf(why, whysz, "empty condition");
 		return -EINVAL;
 	}
-	for (c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+	for (save = copy; (c = strsep(&save, ","));) {
 		static const char *const ops[] = {">=", "<=", "==", "!=", ">", "<"};
-		char var[16], val[32], *o = NULL;
-		const char *op = NULL;
+		char var[16], val[32];
+		const char *op = NULL, *q = c;
 		long have = 0, want = 0;
+		size_t len;
 		int cmp;
 
-		while (isspace((unsigned char)*c))
-			c++;
-		for (size_t i = 0; i < ARRAY_SIZE(ops) && !op; i++)
-			if ((o = strstr(c, ops[i])))
-				op = ops[i];
-		if (!op || sscanf(c, "%15[a-z] ", var) != 1 || sscanf(o + strlen(op), " %31[0-9.]", val) != 1) {
-			snprintf(why, whysz, "'%s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", c);
+		/* exactly: blanks, VAR (letters), blanks, OP, blanks, VALUE (digits and dots), blanks */
+		while (isspace((unsigned char)*q))
+			q++;
+		c = (char *)q;
+		if (!*c) {
+			snprintf(why, whysz, "an empty condition between commas");
 			return -EINVAL;
 		}
-		{
-			/* nothing but blanks around the three parts */
-			const char *tail = o + strlen(op);
-
-			while (isspace((unsigned char)*tail))
-				tail++;
-			tail += strlen(val);
-			while (isspace((unsigned char)*tail))
-				tail++;
-			if (*tail || strspn(c, "abcdefghijklmnopqrstuvwxyz") != strlen(var)) {
-				snprintf(why, whysz,
-					 "'%s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", c);
-				return -EINVAL;
+		len = strspn(q, "abcdefghijklmnopqrstuvwxyz");
+		if (len && len < sizeof(var)) {
+			memcpy(var, q, len);
+			var[len] = '\0';
+			q += len;
+			while (isspace((unsigned char)*q))
+				q++;
+			for (size_t i = 0; i < ARRAY_SIZE(ops) && !op; i++)
+				if (!strncmp(q, ops[i], strlen(ops[i])))
+					op = ops[i];
+		}
+		if (op) {
+			q += strlen(op);
+			while (isspace((unsigned char)*q))
+				q++;
+			len = strspn(q, "0123456789.");
+			if (len && len < sizeof(val)) {
+				memcpy(val, q, len);
+				val[len] = '\0';
+				q += len;
+				while (isspace((unsigned char)*q))
+					q++;
+			} else {
+				op = NULL;
 			}
+		}
+		if (!op || *q) {
+			/* the part shown without its trailing blanks */
+			size_t n = strlen(c);
+
+			while (n && isspace((unsigned char)c[n - 1]))
+				n--;
+			snprintf(why, whysz, "'%.*s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", (int)n,
+				 c);
+			return -EINVAL;
 		}
 		if (streq(var, "kernel")) {
 			struct wq_kver k;
@@ -427,7 +491,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	if (streq(name, "when")) {
-		r = when_eval(p->ctx, value, why, sizeof(why));
+		r = wq_profile_when_eval(p->ctx, value, why, sizeof(why));
 		if (r < 0) {
 			perr(p, p->line, "when: %s", why);
 		} else if (p->cur->when_line) {
@@ -600,6 +664,8 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 		char why[PATH_MAX + 64];
 		int e = wq_fd_trusted(fd, why, sizeof(why));
 
+		if (e == 0)
+			e = too_large(fd, why, sizeof(why));
 		if (e < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", path, e == -EPERM ? why : wq_strerror(-e));
 			close(fd);
@@ -782,8 +848,7 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 {
 	_cleanup_free_ char *path = wq_active_path(ctx);
 	_cleanup_fclose_ FILE *f = NULL;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0, cnt = 0;
+	size_t cnt = 0;
 	char **v = NULL;
 	int lineno = 0, fd;
 
@@ -798,6 +863,8 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 		char why[PATH_MAX + 64];
 		int e = wq_fd_trusted(fd, why, sizeof(why));
 
+		if (e == 0)
+			e = too_large(fd, why, sizeof(why));
 		if (e < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", ACTIVE_FILE,
 			       e == -EPERM ? why : wq_strerror(-e));
@@ -810,10 +877,21 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 		close(fd);
 		return -errno;
 	}
-	while (getline(&line, &cap, f) >= 0) {
-		char *s = line, *e;
+	for (;;) {
+		char line[256], *s = line, *e;
+		ssize_t len = read_line(f, line, sizeof(line));
 
+		if (len == 0)
+			break;
 		lineno++;
+		if (len < 0 || memchr(line, '\0', (size_t)len)) {
+			wq_log(ctx, WQ_LOG_ERR, "%s:%d: %s", path, lineno,
+			       len < 0 ? "line is longer than 254 bytes" : "binary data (NUL byte)");
+			for (size_t i = 0; i < cnt; i++)
+				free(v[i]);
+			free(v);
+			return -EINVAL;
+		}
 		if ((e = strchr(s, '#')))
 			*e = '\0';
 		while (isspace((unsigned char)*s))

@@ -11,6 +11,9 @@
 
 #include "ctx.h"
 
+/* The largest profile or active-profiles file read (bytes). */
+#define WQ_PROFILE_MAX_SIZE (1 << 20)
+
 struct wq_pkv {
 	char *key;
 	char *value;
@@ -76,5 +79,12 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n);
 int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n);
 /* Path of the active-profiles file (malloc'ed). */
 char *wq_active_path(struct wq_ctx *ctx);
+
+/*
+ * A section's condition, "VAR OP VALUE[, ...]" with VAR kernel, nodes or
+ * cpus (online) and OP >= <= > < == !=, nothing else but blanks; all must
+ * hold. 1 true, 0 false (why says which), -EINVAL malformed (why says how).
+ */
+int wq_profile_when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t whysz);
 
 #endif
