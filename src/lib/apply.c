@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -652,6 +653,36 @@ int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms)
 }
 
 /* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */
+/*
+ * What a journal line may name: a workqueue's attribute, a knob of the
+ * table, or a parameter of the workqueue module, and nothing else. revert
+ * writes each line back as root, so a line naming any other file (planted,
+ * or from a damaged journal) is refused, not written.
+ */
+static bool journal_path_ok(const char *path)
+{
+	static const char wqdir[] = WQ_P_WQ "/", params[] = WQ_P_PARAMS "/";
+	const char *rest, *slash;
+	char name[WQ_NAME_MAX];
+
+	for (unsigned int i = 0; i < wq_knob_ndescs; i++)
+		if (wq_knob_descs[i].path && streq(path, wq_knob_descs[i].path))
+			return true;
+	if (!strncmp(path, params, sizeof(params) - 1)) {
+		rest = path + sizeof(params) - 1;
+		return *rest && strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(rest);
+	}
+	if (strncmp(path, wqdir, sizeof(wqdir) - 1))
+		return false;
+	rest = path + sizeof(wqdir) - 1;
+	slash = strchr(rest, '/');
+	if (!slash || (size_t)(slash - rest) >= sizeof(name))
+		return false;
+	memcpy(name, rest, (size_t)(slash - rest));
+	name[slash - rest] = '\0';
+	return wq_name_is_valid(name) && wq_attr_from_name(slash + 1) >= 0;
+}
+
 int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 {
 	const char *path = JOURNAL;
@@ -664,6 +695,17 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 	fd = wq_root_open_file(ctx->root, JOURNAL, O_RDONLY, 0);
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
+	{
+		char why[PATH_MAX + 64];
+		int e = wq_fd_trusted(fd, why, sizeof(why));
+
+		if (e < 0) {
+			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to use the journal: %s", path,
+			       e == -EPERM ? why : wq_strerror(-e));
+			close(fd);
+			return -EINVAL;
+		}
+	}
 	f = fdopen(fd, "re");
 	if (!f) {
 		close(fd);
@@ -681,6 +723,13 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 		if (nf != 4 || t || strncmp(fields[0], "sys/", 4) || strstr(fields[0], "..") || atoi(fields[1]) < 0 ||
 		    atoi(fields[1]) > WQ_V_STRING) {
 			wq_log(ctx, WQ_LOG_ERR, "%s:%d: malformed journal line", path, lineno);
+			wq_journal_free(j);
+			return -EINVAL;
+		}
+		if (!journal_path_ok(fields[0])) {
+			wq_log(ctx, WQ_LOG_ERR,
+			       "%s:%d: /%s is neither a workqueue attribute nor a workqueue knob; the journal is not used",
+			       path, lineno, fields[0]);
 			wq_journal_free(j);
 			return -EINVAL;
 		}

@@ -104,11 +104,11 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		int r;
 
 		/*
-		 * The failed change too: the file was opened with O_TRUNC, and a
-		 * plain file (a dump) would be left empty; sysfs takes the old value
-		 * back unchanged.
+		 * Not the failed change: sysfs keeps the old value when it refuses
+		 * one, and a file in a dump is replaced whole by rename() or not at
+		 * all, so nothing of it landed.
 		 */
-		if ((c->state != WQ_CH_WRITTEN && c->state != WQ_CH_FAILED) || !c->old)
+		if (c->state != WQ_CH_WRITTEN || !c->old)
 			continue;
 		txt = wq_value_restore_text(c->type, c->old);
 		r = txt ? wq_value_write(ctx, c->path, c->type, txt) : -ENOMEM;

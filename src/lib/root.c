@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@ struct wq_root {
 	int dirfd;
 	bool live;
 	bool no_openat2;
+	bool sysfs_known, sysfs; /* sys_is_sysfs(), once asked */
 	int wqfd; /* WQ_P_WQ, opened at its first use (open_wq_file()); -1 before, -2 if it failed */
 	char *path;
 	char *abs; /* the kernel's name of the root directory, for wq_root_canonical() */
@@ -266,6 +269,9 @@ const char *wq_strerror(int e)
 	case WQ_ENUL: return "contains a NUL byte";
 	case WQ_ENOTPOSSIBLE: return "lists CPUs that are not possible";
 	case WQ_EBADCPUS: return "not a CPU list or mask";
+	case WQ_ETMPFILE:
+		return "the temporary file beside it (.NAME.wqctl-new) cannot be made: the directory is not writable or "
+		       "something is in the way; nothing was written";
 	default: return strerror(e);
 	}
 }
@@ -358,6 +364,28 @@ int wq_root_read_bytes(const struct wq_root *root, const char *rel, char *buf, s
 	return read_into(root, rel, buf, size, true);
 }
 
+/*
+ * Is the sysroot's sys/ the kernel's sysfs? --sysroot /, or a container's
+ * DIR with the host's /sys bound at DIR/sys: its files take one write() as
+ * on the live root (a temporary file and a rename cannot be made there).
+ * Asked once per root.
+ */
+static bool sys_is_sysfs(const struct wq_root *root)
+{
+	struct wq_root *rw = (struct wq_root *)root;
+
+	if (!rw->sysfs_known) {
+		struct statfs sf;
+		int fd = open_below(root, "sys", O_PATH | O_DIRECTORY, 0);
+
+		rw->sysfs = fd >= 0 && fstatfs(fd, &sf) == 0 && sf.f_type == SYSFS_MAGIC;
+		rw->sysfs_known = true;
+		if (fd >= 0)
+			close(fd);
+	}
+	return rw->sysfs;
+}
+
 int wq_root_write(const struct wq_root *root, const char *rel, const char *value)
 {
 	size_t len = strlen(value);
@@ -369,7 +397,9 @@ int wq_root_write(const struct wq_root *root, const char *rel, const char *value
 	 * file empty if killed in between (sysfs ignores O_TRUNC). Replace it
 	 * whole instead, keeping its mode.
 	 */
-	if (!root->live)
+	while (*rel == '/')
+		rel++;
+	if (!root->live && !(!strncmp(rel, "sys/", 4) && sys_is_sysfs(root)))
 		/* an attribute, durable no more than sysfs is: no fsync (thousands in one apply) */
 		return replace_data(root, rel, KEEP_MODE, value, len, false);
 	fd = wq_root_open_file(root, rel, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
@@ -538,14 +568,19 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 	if (fd < 0 && errno == EEXIST) {
 		/* a killed run left it: removed only then, not before every write (a system call each) */
 		if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
-			r = -errno;
 			close(dfd);
-			return r;
+			return -WQ_ETMPFILE; /* a directory or a file we may not remove is in the way */
 		}
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
+	} else if (fd < 0 && (errno == EISDIR || errno == ENOTEMPTY)) {
+		errno = EEXIST;
 	}
 	if (fd < 0) {
-		r = -errno;
+		/* nothing was written: say why the temporary file could not be made */
+		r = errno == EACCES || errno == EPERM || errno == EEXIST || errno == EISDIR || errno == ENOTEMPTY ||
+			    errno == ELOOP
+			? -WQ_ETMPFILE
+			: -errno;
 		close(dfd);
 		return r;
 	}

@@ -33,6 +33,7 @@ struct wq_root;
 #define WQ_ENUL 4097 /* a NUL byte inside a value */
 #define WQ_ENOTPOSSIBLE 4098 /* a CPU list names CPUs outside the possible ones */
 #define WQ_EBADCPUS 4099 /* a CPU list or mask file that does not parse */
+#define WQ_ETMPFILE 4100 /* a file below a sysroot: its .NAME.wqctl-new could not be made (nothing written) */
 /* strerror() that also knows the WQ_E* codes above. */
 const char *wq_strerror(int e);
 
