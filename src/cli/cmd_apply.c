@@ -100,29 +100,26 @@ static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, si
 	*nout = 0;
 	if (want.kind == WQ_OWNER_BLOCK) {
 		char path[4200], buf[32];
-		unsigned int ma, mi;
-		char tail;
+		unsigned int mm[2];
 
 		snprintf(path, sizeof(path), "sys%s/dev", devpath);
 		if (wq_root_read_buf(cli->ctx->root, path, buf, sizeof(buf)) < 0)
 			return 0; /* no dev attribute: not a device of ours */
-		if (sscanf(buf, "%u:%u%c", &ma, &mi, &tail) != 2)
+		if (wq_parse_ids(buf, ":", mm, 2) < 0)
 			return -EINVAL;
-		snprintf(want.id, sizeof(want.id), "%u:%u", ma, mi);
+		snprintf(want.id, sizeof(want.id), "%u:%u", mm[0], mm[1]);
 	} else if (!strcmp(subsys, "scsi")) {
-		unsigned int h, c, t;
-		char tail;
+		unsigned int hct[3];
 
 		/* only a target (targetH:C:T) says its host's session is up; LUNs follow it */
-		if (sscanf(base, "target%u:%u:%u%c", &h, &c, &t, &tail) != 3)
+		if (strncmp(base, "target", 6) || wq_parse_ids(base + 6, "::", hct, 3) < 0)
 			return 0;
 		want.kind = WQ_OWNER_SCSI_HOST;
-		snprintf(want.id, sizeof(want.id), "host%u", h);
+		snprintf(want.id, sizeof(want.id), "host%u", hct[0]);
 	} else {
 		unsigned int h;
-		char tail;
 
-		if (sscanf(base, "host%u%c", &h, &tail) != 1)
+		if (strncmp(base, "host", 4) || wq_parse_ids(base + 4, "", &h, 1) < 0)
 			return -EINVAL;
 		snprintf(want.id, sizeof(want.id), "host%u", h);
 	}

@@ -32,6 +32,11 @@ int cli_revert(struct cli *cli)
 		wq_lock_release(lock);
 		return EXIT_FAIL;
 	}
+	/* a run killed mid-write (SIGKILL) in a dump left its temporary files beside what it wrote */
+	for (size_t i = 0; i < j.n; i++)
+		if (wq_root_drop_temp(cli->ctx->root, j.e[i].path) > 0)
+			cli_info(cli, "%s: removed the temporary file a killed run left beside it", j.e[i].path);
+	wq_root_drop_temp(cli->ctx->root, "run/wqctl/journal");
 	for (size_t i = 0; i < j.n;) {
 		struct wq_jentry *e = &j.e[i];
 		_cleanup_free_ char *now = NULL;

@@ -100,6 +100,24 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 	}
 }
 
+/* The kernel's octal escapes in /proc/self/mounts (\040 a space, \011 a tab, \012, \134) undone in place. */
+static char *unoctal(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
+		    r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
 /*
  * Owners whose workqueues are outside sysfs but whose own knob multiplies on
  * 6.6-6.8: btrfs's thread_pool is max_active of its workqueues, per CPU there.
@@ -116,16 +134,28 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 		return;
 	cpus = wq_cpuset_count(t->online);
 	for (char *l = mounts, *next; l && *l; l = next) {
-		char dev[256], dir[256], type[32], opts[1024];
-		const char *tp;
-		int n;
+		char *f[4], *rest;
+		const char *tp = NULL, *dev, *dir, *opts;
+		int n, nf = 0;
 
 		next = strchr(l, '\n');
 		if (next)
 			*next++ = '\0';
-		if (sscanf(l, "%255s %255s %31s %1023s", dev, dir, type, opts) != 4 || strcmp(type, "btrfs"))
+		/* fields of any length, split in place (a mount point may be 4095 bytes) */
+		for (rest = l; nf < 4 && rest;) {
+			char *tok = strsep(&rest, " ");
+
+			if (*tok)
+				f[nf++] = tok;
+		}
+		if (nf != 4 || strcmp(f[2], "btrfs"))
 			continue;
-		tp = strstr(opts, "thread_pool=");
+		dev = unoctal(f[0]);
+		dir = unoctal(f[1]);
+		opts = f[3];
+		for (const char *o = opts; o && !tp; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+			if (!strncmp(o, "thread_pool=", 12))
+				tp = o;
 		n = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(ctx);
 		if (n <= 0)
 			continue;

@@ -4,6 +4,7 @@
 #include "owner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -23,31 +24,54 @@ static const struct {
     {"scsi_tmf_", WQ_OWNER_SCSI_HOST}, {"iscsi_q_", WQ_OWNER_SCSI_HOST}, {"iscsi_ctrl_", WQ_OWNER_ISCSI_SESSION},
 };
 
+int wq_parse_ids(const char *s, const char *seps, unsigned int *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long x = 0;
+		const char *start = s;
+
+		/* decimal as the kernel prints it: digits only, no sign, no leading zero, within 32 bits */
+		while (*s >= '0' && *s <= '9') {
+			x = x * 10 + (unsigned long long)(*s++ - '0');
+			if (x > UINT_MAX)
+				return -ERANGE;
+		}
+		if (s == start || (*start == '0' && s - start > 1))
+			return -EINVAL;
+		v[i] = (unsigned int)x;
+		if (i + 1 < n) {
+			if (*s != seps[i])
+				return -EINVAL;
+			s++;
+		}
+	}
+	return *s ? -EINVAL : 0;
+}
+
 void wq_owner_from_name(const char *name, struct wq_owner *o)
 {
 	memset(o, 0, sizeof(*o));
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		const char *rest = name + strlen(rules[i].prefix);
-		unsigned int a, b, c;
-		char tail;
+		unsigned int v[3];
 
 		if (strncmp(name, rules[i].prefix, strlen(rules[i].prefix)))
 			continue;
 		switch (rules[i].kind) {
 		case WQ_OWNER_BLOCK:
-			if (sscanf(rest, "%u:%u-%u%c", &a, &b, &c, &tail) != 3)
+			if (wq_parse_ids(rest, ":-", v, 3) < 0)
 				return;
-			snprintf(o->id, sizeof(o->id), "%u:%u", a, b);
+			snprintf(o->id, sizeof(o->id), "%u:%u", v[0], v[1]);
 			break;
 		case WQ_OWNER_SCSI_HOST:
-			if (sscanf(rest, "%u%c", &a, &tail) != 1)
+			if (wq_parse_ids(rest, "", v, 1) < 0)
 				return;
-			snprintf(o->id, sizeof(o->id), "host%u", a);
+			snprintf(o->id, sizeof(o->id), "host%u", v[0]);
 			break;
 		case WQ_OWNER_ISCSI_SESSION:
-			if (sscanf(rest, "%u:%u%c", &a, &b, &tail) != 2)
+			if (wq_parse_ids(rest, ":", v, 2) < 0)
 				return;
-			snprintf(o->id, sizeof(o->id), "session%u", b);
+			snprintf(o->id, sizeof(o->id), "session%u", v[1]);
 			break;
 		default: return;
 		}
@@ -744,10 +768,11 @@ static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *
 		    oi->devpath);
 	while (d && (de = readdir(d))) {
 		char link[300], target[512], path[700];
-		unsigned int s, c;
+		unsigned int sc[2], s;
 
-		if (sscanf(de->d_name, "connection%u:%u", &s, &c) != 2)
+		if (strncmp(de->d_name, "connection", 10) || wq_parse_ids(de->d_name + 10, ":", sc, 2) < 0)
 			continue;
+		s = sc[0];
 		snprintf(link, sizeof(link), "sys/class/iscsi_connection/%s", de->d_name);
 		if (oi->o.kind == WQ_OWNER_ISCSI_SESSION
 			? s != sid
@@ -756,7 +781,7 @@ static int iscsi_peer(struct wq_ctx *ctx, const struct wq_owner_info *oi, char *
 			continue;
 		snprintf(path, sizeof(path), "%s/address", link);
 		if (wq_root_read_buf(ctx->root, path, addr, size) > 0) {
-			snprintf(conn, connsz, "connection%u:%u", s, c);
+			snprintf(conn, connsz, "connection%u:%u", s, sc[1]);
 			return 0;
 		}
 	}

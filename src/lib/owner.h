@@ -73,6 +73,13 @@ int wq_device_props(struct wq_ctx *ctx, const char *devpath, struct wq_owner_inf
 /* Property value, or NULL. */
 const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
 
+/*
+ * n decimal numbers as the kernel prints them in a device or workqueue name
+ * (no sign, no leading zero, at most UINT_MAX), separated by seps[0],
+ * seps[1]..., and nothing after: "2:0" with ":" and n 2. 0, -EINVAL, or
+ * -ERANGE (host4294967298 is no host2).
+ */
+int wq_parse_ids(const char *s, const char *seps, unsigned int *v, size_t n);
 /* Map a workqueue name to its owner; kind WQ_OWNER_NONE when it has none. */
 void wq_owner_from_name(const char *name, struct wq_owner *o);
 /* "block:253:0", "scsi_host:host3", "iscsi_session:session5", or NULL for none. */

@@ -602,6 +602,27 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 	return r;
 }
 
+int wq_root_drop_temp(const struct wq_root *root, const char *rel)
+{
+	_cleanup_free_ char *base = NULL, *tmp = NULL;
+	struct stat st;
+	int dfd, r = 0;
+
+	while (*rel == '/')
+		rel++;
+	if (root->live)
+		return 0;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd == -ENOENT ? 0 : dfd;
+	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0)
+		r = -ENOMEM;
+	else if (fstatat(dfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && unlinkat(dfd, tmp, 0) == 0)
+		r = 1;
+	close(dfd);
+	return r;
+}
+
 int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
 		    const void *data)
 {

@@ -87,6 +87,12 @@ int wq_root_mkdirs(const struct wq_root *root, const char *reldir);
  */
 int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
 		    const void *data);
+/*
+ * Remove the temporary file a run killed between writing and renaming left
+ * beside rel (".NAME.wqctl-new", a regular file only). 1 removed, 0 none
+ * (or the live root), -errno.
+ */
+int wq_root_drop_temp(const struct wq_root *root, const char *rel);
 /* unlink a file below the root; 0 when it is not there. 0 or -errno. */
 int wq_root_unlink(const struct wq_root *root, const char *rel);
 /* symlink target at rel (its directory resolved below the root); 0 when it exists. 0 or -errno. */
