@@ -1208,7 +1208,7 @@ static bool name_ok(const char *n)
 
 static void fill_doc(FILE *f, const void *data)
 {
-	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
+	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE),
 	      f);
 	fputc('\n', f);
 }

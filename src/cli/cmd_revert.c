@@ -35,7 +35,7 @@ int cli_revert(struct cli *cli)
 	/* a run killed mid-write (SIGKILL) in a dump left its temporary files beside what it wrote */
 	for (size_t i = 0; i < j.n; i++)
 		if (wq_root_drop_temp(cli->ctx->root, j.e[i].path) > 0)
-			cli_info(cli, "%s: removed the temporary file a killed run left beside it", j.e[i].path);
+			cli_notice(cli, "%s: removed the temporary file a killed run left beside it", j.e[i].path);
 	wq_root_drop_temp(cli->ctx->root, "run/wqctl/journal");
 	for (size_t i = 0; i < j.n;) {
 		struct wq_jentry *e = &j.e[i];

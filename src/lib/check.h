@@ -3,6 +3,8 @@
 #ifndef WQ_CHECK_H
 #define WQ_CHECK_H
 
+#include <limits.h>
+
 #include "ctx.h"
 #include "explain.h"
 #include "wq.h"
@@ -12,8 +14,8 @@ enum wq_severity { WQ_SEV_INFO, WQ_SEV_WARNING, WQ_SEV_ERROR };
 struct wq_finding {
 	enum wq_severity severity;
 	const char *code; /* stable kebab-case identifier */
-	char target[96];
-	char message[640];
+	char target[PATH_MAX]; /* a mount point may be as long as a path */
+	char message[640 + 2 * PATH_MAX]; /* and be named twice in the message */
 };
 
 typedef void (*wq_finding_fn)(void *data, const struct wq_finding *f);

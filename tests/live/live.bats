@@ -182,6 +182,30 @@ EOF
 	assert_line --regexp '^isolation: (yes|no): '
 }
 
+@test "live: --sysroot / writes sysfs as the live root does (one write, no temporary file and rename)" {
+	run "$WQCTL" --sysroot / set writeback max_active=77
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" 77
+	run "$WQCTL" --sysroot / get -n writeback max_active
+	assert_output 77
+	run "$WQCTL" --sysroot / revert
+	assert_success
+	assert_equal "$(cat $WQ/writeback/max_active)" "$(grep '^writeback/max_active' "$SAVED" | cut -f2)"
+}
+
+@test "live: check --isolation ends on SIGHUP and removes its trace instance" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	T=/sys/kernel/tracing
+	"$WQCTL" check --isolation --cpus 1 -i 60 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do ls -d $T/instances/wqctl-*-$pid >/dev/null 2>&1 && break; sleep 0.05; done
+	ls -d $T/instances/wqctl-*-$pid
+	kill -HUP "$pid"
+	wait "$pid" || true
+	run ls -d $T/instances/wqctl-*-$pid
+	assert_failure
+}
+
 @test "live: the tier left /sys/devices/virtual/workqueue as it found it" {
 	now=$(grep . "$WQ"/*/* "$WQ"/cpumask* 2>/dev/null | grep -v /uevent:)
 	assert_equal "$now" "$(cat "$BATS_FILE_TMPDIR/orig")"
