@@ -124,7 +124,7 @@ check-live: deps
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
 
 # libFuzzer harnesses (tests/fuzz): the library built with clang, ASan and UBSan.
-FUZZ_TARGETS := cpuset kver value profile sysfs
+FUZZ_TARGETS := cpuset kver value profile sysfs saved metric when
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 # make check's smoke run: this many inputs per harness from a fixed seed

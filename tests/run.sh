@@ -43,7 +43,7 @@ tier_bats() {
 tier_live() { bats --tap "$top/tests/live"; }
 # every libFuzzer harness over its kept regression and seed inputs (deterministic;
 # time-boxed random fuzzing is make fuzz)
-tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs; }
+tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs saved metric when; }
 tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
 tier_e2e() {
 	local deb

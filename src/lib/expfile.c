@@ -238,7 +238,8 @@ void wq_saved_exp_free(struct wq_saved_exp *x)
 	for (size_t i = 0; x->cmd && x->cmd[i]; i++)
 		free(x->cmd[i]);
 	free(x->cmd);
-	for (size_t i = 0; i < x->nsettings; i++) {
+	/* one past nsettings too: the entry a refusal left half filled (the array is zeroed, n + 1 long) */
+	for (size_t i = 0; x->settings && i <= x->nsettings; i++) {
 		free(x->settings[i].label);
 		free(x->settings[i].metric);
 	}

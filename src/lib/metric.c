@@ -58,6 +58,97 @@ static int parse_fio(struct metric *m, const char *f, char *why, size_t whysz)
 	return 0;
 }
 
+/*
+ * glibc's regcomp() copies the tree of a repeated atom for each repetition
+ * ('x+' is 'xx*', 'x{3}' is 'xxx'), so nested or stacked repetitions grow
+ * exponentially: 're:a++++++++++++++++++++++++++' asks for gigabytes. An
+ * upper bound of the copies is worked out first, and a pattern above
+ * MAX_RE_NODES is refused, and so is a repetition of a repetition ('x+*').
+ * True when it is small enough.
+ */
+#define MAX_RE_NODES 20000.0
+static bool regex_small(const char *re)
+{
+	double total[33] = {0}, last[33] = {0};
+	bool after_rep = false;
+	int depth = 0;
+
+	for (const char *p = re; *p; p++) {
+		double mult = 0, atom = 1;
+		bool rep = *p == '*' || *p == '+' || *p == '?' || (*p == '{' && p[1] >= '0' && p[1] <= '9');
+
+		/* 'x++', 'x?*', 'x{2}+': undefined in POSIX, and each one multiplies glibc's work */
+		if (rep && after_rep)
+			return false;
+		after_rep = rep;
+
+		switch (*p) {
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* a bracket expression: ']' first (or after '^') is a member, [:class:] is one */
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+					const char *e = strchr(p + 2, p[1]);
+
+					p = e && e[1] == ']' ? e + 1 : p;
+				}
+				p++;
+			}
+			if (!*p)
+				return true; /* regcomp says what is wrong */
+			break;
+		case '(':
+			if (depth == 32)
+				return false;
+			depth++;
+			total[depth] = last[depth] = 0;
+			continue;
+		case ')':
+			if (depth == 0)
+				break;
+			atom = total[depth] + 1;
+			depth--;
+			break;
+		case '|':
+			after_rep = false;
+			continue;
+		case '*':
+		case '?': continue;
+		case '+': mult = 2; break;
+		case '{': {
+			char *end;
+			long a = strtol(p + 1, &end, 10), b = a;
+
+			if (*end == ',')
+				b = end[1] == '}' ? a : strtol(end + 1, &end, 10);
+			mult = (double)(a > b ? a : b) + 1;
+			if ((end = strchr(p, '}')))
+				p = end;
+			break;
+		}
+		default: break;
+		}
+		if (mult) {
+			total[depth] += last[depth] * (mult - 1);
+			last[depth] *= mult;
+		} else {
+			total[depth] += atom;
+			last[depth] = atom;
+		}
+		if (total[depth] > MAX_RE_NODES)
+			return false;
+	}
+	return true;
+}
+
 int metric_parse(struct metric *m, const char *spec, char *why, size_t whysz)
 {
 	bool given = m->better_given, higher = m->higher_is_better;
@@ -85,6 +176,11 @@ int metric_parse(struct metric *m, const char *spec, char *why, size_t whysz)
 	} else if (!strncmp(spec, "re:", 3)) {
 		m->kind = METRIC_REGEX;
 		m->unit = "";
+		if (!regex_small(spec + 3)) {
+			snprintf(why, whysz, "regular expression '%s': stacked or deeply nested repetitions "
+					     "(they would take more memory and time than a metric should)", spec + 3);
+			return -EINVAL;
+		}
 		r = regcomp(&m->re, spec + 3, REG_EXTENDED | REG_NEWLINE);
 		if (r) {
 			char e[160];

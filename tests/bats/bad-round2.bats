@@ -204,6 +204,13 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 		assert_output --regexp "run 1 \(writeback max_active=(16|32)\): metric json:a: .*is not a finite number"
 		[ "$(cat "$W/writeback/max_active")" = 1024 ]
 	done
+	# found by fuzz-metric: glibc copies a repeated atom per repetition, so stacked ones explode
+	for re in 'a++++++++++++++++++++++++' '((a{100}){100}){100}' 'x+?y'; do
+		run wq experiment --set 'writeback max_active=16' --runs 1 --metric "re:$re" -- touch "$MARK"
+		assert_failure 2
+		assert_output --partial "stacked or deeply nested repetitions"
+		[ ! -e "$MARK" ]
+	done
 	key=$(printf 'k%.0s' $(seq 240))
 	run wq -J experiment --set 'writeback max_active=16' --runs 1 --metric "json:$key" -- echo "{\"$key\":7,\"${key:0:194}\":1}"
 	assert_success
