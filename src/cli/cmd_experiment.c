@@ -368,7 +368,8 @@ static int axis_from_profiles(struct exp *e, const char *list)
 		return EXIT_FAIL;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (n == ARRAY_SIZE(names)) {
-			cli_err(cli, "experiment: --profile: more than %d profiles (the grid holds at most %d settings)",
+			cli_err(cli,
+				"experiment: --profile: more than %d profiles (the grid holds at most %d settings)",
 				MAX_CELLS, MAX_CELLS);
 			return EXIT_USAGE;
 		}
@@ -1208,7 +1209,8 @@ static bool name_ok(const char *n)
 
 static void fill_doc(FILE *f, const void *data)
 {
-	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE),
+	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								      JSON_C_TO_STRING_NOSLASHESCAPE),
 	      f);
 	fputc('\n', f);
 }
@@ -1260,7 +1262,8 @@ static int load_baseline(struct exp *e)
 	r = wq_fd_read(fd, &text);
 	close(fd);
 	if (r < 0) {
-		cli_err(cli, "%s: %s: %s", rel, r == -EFBIG || r == -WQ_ENUL ? "not a saved experiment" : "cannot read the baseline",
+		cli_err(cli, "%s: %s: %s", rel,
+			r == -EFBIG || r == -WQ_ENUL ? "not a saved experiment" : "cannot read the baseline",
 			r == -EFBIG ? "larger than 16 MiB" : wq_strerror(-r));
 		return EXIT_FAIL;
 	}

@@ -31,7 +31,6 @@ struct cli_libscols {
 	WQ_LFN(scols_column_set_json_type);
 };
 
-
 /* The loaded library; exits with a message when it cannot be loaded. */
 const struct cli_libscols *cli_scols(void);
 
@@ -48,6 +47,5 @@ const struct cli_libscols *cli_scols(void);
 #define scols_print_table(...) cli_scols()->scols_print_table(__VA_ARGS__)
 #define scols_line_set_data(...) cli_scols()->scols_line_set_data(__VA_ARGS__)
 #define scols_column_set_json_type(...) cli_scols()->scols_column_set_json_type(__VA_ARGS__)
-
 
 #endif

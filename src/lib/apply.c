@@ -727,9 +727,10 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 			return -EINVAL;
 		}
 		if (!journal_path_ok(fields[0])) {
-			wq_log(ctx, WQ_LOG_ERR,
-			       "%s:%d: /%s is neither a workqueue attribute nor a workqueue knob; the journal is not used",
-			       path, lineno, fields[0]);
+			wq_log(
+			    ctx, WQ_LOG_ERR,
+			    "%s:%d: /%s is neither a workqueue attribute nor a workqueue knob; the journal is not used",
+			    path, lineno, fields[0]);
 			wq_journal_free(j);
 			return -EINVAL;
 		}

@@ -134,7 +134,7 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 		return;
 	cpus = wq_cpuset_count(t->online);
 	for (char *l = mounts, *next; l && *l; l = next) {
-		char *f[4], *rest;
+		char *f[4] = {NULL}, *rest;
 		const char *tp = NULL, *dev, *dir, *opts;
 		int n, nf = 0;
 

@@ -158,7 +158,8 @@ static int parse(struct rd *r, json_object *doc, struct wq_saved_exp *x)
 		return bad(r, "spec is missing or not an object");
 	if (!is(metric, json_type_object))
 		return bad(r, "metric is missing or not an object");
-	if ((v = field(spec, "set")) && (e = strings(r, v, "spec.set", 0, WQ_EXP_MAX_AXES - 1, &x->sets, &x->nsets)) < 0)
+	if ((v = field(spec, "set")) &&
+	    (e = strings(r, v, "spec.set", 0, WQ_EXP_MAX_AXES - 1, &x->sets, &x->nsets)) < 0)
 		return e;
 	if (!x->sets && !(x->sets = calloc(1, sizeof(char *))))
 		return -ENOMEM;

@@ -117,9 +117,7 @@ static bool regex_small(const char *re)
 			atom = total[depth] + 1;
 			depth--;
 			break;
-		case '|':
-			after_rep = false;
-			continue;
+		case '|': after_rep = false; continue;
 		case '*':
 		case '?': continue;
 		case '+': mult = 2; break;
@@ -177,8 +175,10 @@ int metric_parse(struct metric *m, const char *spec, char *why, size_t whysz)
 		m->kind = METRIC_REGEX;
 		m->unit = "";
 		if (!regex_small(spec + 3)) {
-			snprintf(why, whysz, "regular expression '%s': stacked or deeply nested repetitions "
-					     "(they would take more memory and time than a metric should)", spec + 3);
+			snprintf(why, whysz,
+				 "regular expression '%s': stacked or deeply nested repetitions "
+				 "(they would take more memory and time than a metric should)",
+				 spec + 3);
 			return -EINVAL;
 		}
 		r = regcomp(&m->re, spec + 3, REG_EXTENDED | REG_NEWLINE);

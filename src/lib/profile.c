@@ -51,7 +51,8 @@ static int too_large(int fd, char *why, size_t whysz)
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (st.st_size > WQ_PROFILE_MAX_SIZE) {
-		snprintf(why, whysz, "larger than %d KiB (%lld bytes)", WQ_PROFILE_MAX_SIZE >> 10, (long long)st.st_size);
+		snprintf(why, whysz, "larger than %d KiB (%lld bytes)", WQ_PROFILE_MAX_SIZE >> 10,
+			 (long long)st.st_size);
 		return -EPERM;
 	}
 	return 0;
@@ -230,7 +231,6 @@ static void open_section(struct parse *p, const char *raw)
 	p->nsects++;
 }
 
-
 /*
  * One line of f into buf (size bytes, NUL-terminated, the newline kept):
  * its length, 0 at the end, or -1 when the line does not fit. Never reads
@@ -400,8 +400,8 @@ int wq_profile_when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t
 
 			while (n && isspace((unsigned char)c[n - 1]))
 				n--;
-			snprintf(why, whysz, "'%.*s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)", (int)n,
-				 c);
+			snprintf(why, whysz, "'%.*s' is not VAR OP VALUE (kernel, nodes or cpus; >= <= > < == !=)",
+				 (int)n, c);
 			return -EINVAL;
 		}
 		if (streq(var, "kernel")) {

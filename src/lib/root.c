@@ -846,7 +846,8 @@ int wq_fd_trusted(int fd, char *why, size_t whysz)
 		}
 		r = fstat(nfd, &last) < 0 ? -errno : 0;
 		if (!strchr(slash + 1, '/'))
-			last.st_mode &= ~(mode_t)S_ISVTX; /* the file's own directory: others could add names beside it */
+			last.st_mode &=
+			    ~(mode_t)S_ISVTX; /* the file's own directory: others could add names beside it */
 		if (r < 0 || (r = owner_rule(&last, true, path, why, whysz)) < 0) {
 			close(nfd);
 			close(dfd);
