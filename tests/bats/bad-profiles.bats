@@ -119,9 +119,10 @@ elsewhere() { # LINE MESSAGE < profile text
 	assert_equal "$status" 2
 	assert_output --partial ".x: not a valid profile name"
 	# with a '/' it is a file: one that is not there is said so, nothing written
-	run wq --profile-dir "$PD" apply --profile ../x
+	# (a name no machine has beside its working directory: ../x may well exist)
+	run wq --profile-dir "$PD" apply --profile ../wqctl-no-such-profile-$$
 	assert_equal "$status" 2
-	assert_output --partial "../x: cannot open: No such file or directory"
+	assert_output --partial "../wqctl-no-such-profile-$$: cannot open: No such file or directory"
 	# a file whose base name is not a profile name
 	mkdir -p "$BATS_TEST_TMPDIR/d" && printf '[workqueue writeback]\nnice = 1\n' >"$BATS_TEST_TMPDIR/d/.hidden.conf"
 	run wq apply --profile "$BATS_TEST_TMPDIR/d/.hidden.conf"
