@@ -16,6 +16,7 @@
 #define SO_NL_ROUTE "libnl-route-3.so.200"
 #define SO_TRACEEVENT "libtraceevent.so.1"
 #define SO_TRACEFS "libtracefs.so.1"
+#define SO_JSON "libjson-c.so.5"
 
 #define SYM(h, lib, name)                                                                                              \
 	do {                                                                                                           \
@@ -126,7 +127,7 @@ static bool load_trace(struct wq_libtrace *l)
 
 static bool load_json(struct wq_libjson *l)
 {
-	void *h = dlopen("libjson-c.so.5", RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(SO_JSON, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return false;
@@ -181,7 +182,7 @@ const struct wq_libjson *wq_libjson(void)
 	static bool loaded;
 
 	if (!loaded && !load_json(&lib)) {
-		fprintf(stderr, "wqctl: libjson-c.so.5: cannot load: %s\n", dlerror());
+		fprintf(stderr, "wqctl: %s: cannot load: %s\n", SO_JSON, dlerror());
 		exit(1);
 	}
 	loaded = true;
