@@ -41,9 +41,6 @@
 
 #define EXPERIMENTS_DIR "var/lib/wqctl/experiments"
 #define MAX_OUTPUT (64UL << 20)
-#define MAX_RUNS WQ_EXP_MAX_RUNS
-#define MAX_CELLS WQ_EXP_MAX_CELLS
-#define MAX_AXES WQ_EXP_MAX_AXES
 
 struct key {
 	char *object, *path;
@@ -242,7 +239,7 @@ static int axis_from_set(struct exp *e, const char *spec)
 {
 	struct cli *cli = e->cli;
 	_cleanup_free_ char *copy = strdup(spec);
-	char *save = NULL, *wq, *assign, *eq, *extra, *vals[MAX_CELLS], **names = NULL;
+	char *save = NULL, *wq, *assign, *eq, *extra, *vals[WQ_EXP_MAX_CELLS], **names = NULL;
 	size_t nv, n = 0;
 	int attr, rc = EXIT_OK, r;
 	struct axis *ax;
@@ -272,7 +269,7 @@ static int axis_from_set(struct exp *e, const char *spec)
 	}
 	if (nv > ARRAY_SIZE(vals)) {
 		cli_err(cli, "experiment: --set '%s': more than %d values (the grid holds at most %d settings)", spec,
-			MAX_CELLS, MAX_CELLS);
+			WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
 		return EXIT_USAGE;
 	}
 	if (!cli_is_glob(wq) && !wq_name_is_valid(wq)) {
@@ -360,7 +357,7 @@ static int axis_from_profiles(struct exp *e, const char *list)
 {
 	struct cli *cli = e->cli;
 	_cleanup_free_ char *copy = strdup(list);
-	char *names[MAX_CELLS], *save = NULL;
+	char *names[WQ_EXP_MAX_CELLS], *save = NULL;
 	size_t n = 0;
 	struct axis *ax;
 
@@ -370,7 +367,7 @@ static int axis_from_profiles(struct exp *e, const char *list)
 		if (n == ARRAY_SIZE(names)) {
 			cli_err(cli,
 				"experiment: --profile: more than %d profiles (the grid holds at most %d settings)",
-				MAX_CELLS, MAX_CELLS);
+				WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
 			return EXIT_USAGE;
 		}
 		names[n++] = t;
@@ -430,8 +427,8 @@ static int build_cells(struct exp *e)
 
 	for (size_t a = 0; a < e->nax; a++) {
 		total *= e->ax[a].nc;
-		if (total > MAX_CELLS) {
-			cli_err(e->cli, "experiment: more than %d settings in the grid", MAX_CELLS);
+		if (total > WQ_EXP_MAX_CELLS) {
+			cli_err(e->cli, "experiment: more than %d settings in the grid", WQ_EXP_MAX_CELLS);
 			return EXIT_USAGE;
 		}
 	}
@@ -442,7 +439,7 @@ static int build_cells(struct exp *e)
 	for (size_t i = 0; i < total; i++) {
 		struct cell *c = &e->cells[i];
 		size_t rest = i, len = 1, nw = 0;
-		size_t pick[MAX_AXES] = {0};
+		size_t pick[WQ_EXP_MAX_AXES] = {0};
 
 		for (size_t a = e->nax; a-- > 0;) {
 			pick[a] = rest % e->ax[a].nc;
@@ -1495,8 +1492,8 @@ static int parse_args(struct exp *e, int argc, char **argv)
 		case 's': {
 			char **ns;
 
-			if (e->nsets + 1 >= MAX_AXES) {
-				cli_err(cli, "experiment: more than %d --set axes", MAX_AXES - 1);
+			if (e->nsets + 1 >= WQ_EXP_MAX_AXES) {
+				cli_err(cli, "experiment: more than %d --set axes", WQ_EXP_MAX_AXES - 1);
 				return EXIT_USAGE;
 			}
 			ns = realloc(e->sets, sizeof(char *) * (e->nsets + 2));
@@ -1516,7 +1513,7 @@ static int parse_args(struct exp *e, int argc, char **argv)
 			e->profiles = strdup(optarg);
 			break;
 		case 'n':
-			if ((rc = number(cli, "--runs", optarg, 1, MAX_RUNS, &e->runs)))
+			if ((rc = number(cli, "--runs", optarg, 1, WQ_EXP_MAX_RUNS, &e->runs)))
 				return rc;
 			runs_given = true;
 			break;

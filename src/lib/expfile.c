@@ -170,7 +170,6 @@ static int parse(struct rd *r, json_object *doc, struct wq_saved_exp *x)
 		return bad(r, "spec has neither set nor profile");
 	if ((e = integer(r, field(spec, "runs"), "spec.runs", 1, WQ_EXP_MAX_RUNS, &x->runs)) < 0)
 		return e;
-	x->warmup = 0;
 	if ((v = field(spec, "warmup")) && (e = integer(r, v, "spec.warmup", 0, WQ_EXP_MAX_WARMUP, &x->warmup)) < 0)
 		return e;
 	if ((e = strings(r, field(spec, "command"), "spec.command", 1, WQ_EXP_MAX_ARGS, &x->cmd, &x->ncmd)) < 0)
