@@ -211,6 +211,48 @@ tier_style() {
 			echo "$out" | head -20 | sed 's/^/#   /'
 		fi
 	done
+	# every file opens with the licence and a comment that says what it holds (issue 44)
+	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]); do
+		n=$((n + 1))
+		if sed -n 1p "$top/$f" | grep -q 'SPDX-License-Identifier' &&
+			sed -n 2,3p "$top/$f" | tr '\n' ' ' | grep -Eq '^/\* +(\* )?[A-Za-z`]'; then
+			echo "ok $n - opening comment $f"
+		else
+			echo "not ok $n - opening comment $f: line 1 the SPDX licence, line 2 a comment saying what the file holds"
+			sed -n 1,3p "$top/$f" | sed 's/^/#   /'
+		fi
+	done
+	# src/lib is layered: no include circle, nothing from above (issue 44)
+	n=$((n + 1))
+	if out=$("$top/tests/layers.sh" check 2>&1); then
+		echo "ok $n - layers: src/lib's include graph has no circle"
+	else
+		echo "not ok $n - layers: src/lib's include graph has no circle"
+		echo "$out" | sed 's/^/#   /'
+	fi
+	n=$((n + 1))
+	local lib
+	lib=$(mktemp -d)
+	cp "$top"/src/lib/*.[ch] "$lib/"
+	echo '#include "check.h"' >>"$lib/ctx.h"
+	if out=$("$top/tests/layers.sh" check "$lib" 2>&1); then
+		echo "not ok $n - layers: a circle put in on purpose (ctx.h includes check.h) is found"
+	elif echo "$out" | grep -q '^  ctx$' && echo "$out" | grep -q '^  check$'; then
+		echo "ok $n - layers: a circle put in on purpose (ctx.h includes check.h) is found"
+	else
+		echo "not ok $n - layers: a circle put in on purpose is found, naming ctx and check"
+		echo "$out" | sed 's/^/#   /'
+	fi
+	rm -rf "$lib"
+	n=$((n + 1))
+	if out=$(diff <("$top/tests/layers.sh" layers) \
+		<(sed -n '/^<!-- layers: tests\/layers.sh layers -->$/,/^<!-- end layers -->$/p' "$top/ARCHITECTURE.md" |
+			sed '1,2d;$d' | sed '$d')); then
+		echo "ok $n - layers: ARCHITECTURE.md draws the layers as they are"
+	else
+		echo "not ok $n - layers: ARCHITECTURE.md draws the layers as they are (< the includes, > the document)"
+		echo "$out" | sed 's/^/#   /'
+	fi
 	n=$((n + 1))
 	# cppcheck does not model __attribute__((cleanup)): its memleak reports on
 	# _cleanup_ variables are false; leaks are caught by ASan in this same run.

@@ -32,6 +32,7 @@
 #include "../lib/root.h"
 #include "../lib/stats.h"
 #include "../lib/trace.h"
+#include "../lib/minact.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "json.h"
@@ -335,7 +336,7 @@ static int axis_from_set(struct exp *e, const char *spec)
 			if (r < 0) {
 				cli_err(cli, "%s: invalid value '%s': %s", obj, vals[v], why);
 				rc = EXIT_USAGE;
-			} else if (cli_warn_effects(cli, &wi, attr, newv, e->force) < 0) {
+			} else if (wq_minact_check_write(cli->ctx, &wi, attr, newv, e->force) < 0) {
 				rc = EXIT_USAGE;
 			} else if (choice_write(e, &ax->c[v], obj, path, d->type, wi.raw[attr], wi.name, newv,
 						vals[v]) < 0) {

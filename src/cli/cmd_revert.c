@@ -60,7 +60,7 @@ int cli_revert(struct cli *cli)
 		txt = wq_value_restore_text(e->type, e->orig);
 		r = txt ? wq_value_write(cli->ctx, e->path, e->type, txt) : -ENOMEM;
 		if (r < 0) {
-			cli_err(cli, "%s: restore failed: %s", e->path, plan_write_reason(r));
+			cli_err(cli, "%s: restore failed: %s", e->path, wq_write_reason(r));
 			rc = EXIT_FAIL;
 			i++;
 			continue;

@@ -12,6 +12,7 @@
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/plan.h"
+#include "../lib/minact.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "plan_out.h"
@@ -141,7 +142,7 @@ static int run(struct cli *cli, int argc, char **argv)
 				invalid++;
 				continue;
 			}
-			if (cli_warn_effects(cli, &wi, pairs[p].attr, newv, force) < 0) {
+			if (wq_minact_check_write(cli->ctx, &wi, pairs[p].attr, newv, force) < 0) {
 				invalid++;
 				continue;
 			}

@@ -118,16 +118,4 @@ void wq_journal_drop(struct wq_journal *j, size_t i);
  */
 int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms);
 
-/*
- * min_active lowered by wqctl (>= 6.9): every max_active write sets
- * min_active = min(min_active, max_active) until the workqueue is recreated.
- * run/wqctl/min_active keeps "NAME <tab> INODE <tab> MIN" per workqueue; the
- * sysfs directory's inode number tells a recreated workqueue (a new kernfs
- * node) from the one that was written, udev or not.
- */
-/* The min_active wqctl left on wq (this instance of it), or 0. Read once per run. */
-int wq_minact_get(struct wq_ctx *ctx, const char *wq);
-/* After a plan's writes (under the lock): record every max_active below min_active written to an unbound wq. */
-int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan);
-
 #endif

@@ -44,6 +44,25 @@ static char *list(const struct wq_cpuset *s)
 
 enum { M_NO_ONLINE = 1, M_OFFLINE = 2, M_ISOLATED = 4, M_IGNORED = 8, M_CHECKED = 16 };
 
+/* The last mask checked, the root mask then and its findings, held (most workqueues share one mask). */
+struct checked {
+	struct wq_cpuset *mask, *root;
+	unsigned int flags;
+};
+
+static void checked_release(void *data)
+{
+	struct checked *ck = data;
+
+	if (ck) {
+		wq_cpuset_free(ck->mask);
+		wq_cpuset_free(ck->root);
+	}
+	free(ck);
+}
+
+static const struct wq_ctx_cache checked_key = {"check", checked_release, false};
+
 /* Which of check_mask()'s findings a mask has: tests without copies. */
 static unsigned int mask_flags(const struct wq_topo *t, const struct wq_cpuset *m)
 {
@@ -402,7 +421,8 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		bool none = false;
 
 		if (w && wq_root_cpumask_get(ctx, &g) == 0) {
-			unsigned int f = ctx->checked == w && ctx->checked_root == g ? ctx->checked_flags : 0;
+			struct checked *ck = wq_ctx_cache_get(ctx, &checked_key);
+			unsigned int f = ck && ck->mask == w && ck->root == g ? ck->flags : 0;
 
 			/*
 			 * Most workqueues share one mask (wq_info_read): its findings are
@@ -411,13 +431,14 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 			 */
 			if (!f) {
 				f = mask_flags(t, w) | (wq_cpuset_intersects(w, g) ? 0 : M_IGNORED);
-				if (w->refs) {
-					wq_cpuset_free(ctx->checked);
-					wq_cpuset_free(ctx->checked_root);
+				if (w->refs && (ck || ((ck = calloc(1, sizeof(*ck))) &&
+						       wq_ctx_cache_set(ctx, &checked_key, ck) == 0))) {
+					wq_cpuset_free(ck->mask);
+					wq_cpuset_free(ck->root);
 					/* read only for all their holders: one more changes only the count */
-					ctx->checked = wq_cpuset_ref((struct wq_cpuset *)w);
-					ctx->checked_root = wq_cpuset_ref((struct wq_cpuset *)g);
-					ctx->checked_flags = f;
+					ck->mask = wq_cpuset_ref((struct wq_cpuset *)w);
+					ck->root = wq_cpuset_ref((struct wq_cpuset *)g);
+					ck->flags = f;
 				}
 			}
 			check_mask(t, name, w, f, fn, data, &none);

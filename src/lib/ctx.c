@@ -9,9 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "explain.h"
 #include "macro.h"
-#include "wq.h"
 
 int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out)
 {
@@ -58,12 +56,9 @@ void wq_ctx_free(struct wq_ctx *ctx)
 		return;
 	wq_topo_free(ctx->topo);
 	wq_cpuset_free(ctx->root_mask);
-	wq_explain_forget(ctx);
-	wq_mask_memo_free(ctx);
-	wq_cpuset_free(ctx->checked);
-	wq_cpuset_free(ctx->checked_root);
-	free(ctx->minact);
-	free(ctx->minact_by_name);
+	for (size_t i = 0; i < WQ_CTX_CACHES; i++)
+		if (ctx->caches[i].key)
+			wq_ctx_cache_drop(ctx, ctx->caches[i].key);
 	wq_root_free(ctx->root);
 	free(ctx);
 }
@@ -72,8 +67,56 @@ void wq_ctx_forget(struct wq_ctx *ctx)
 {
 	wq_cpuset_free(ctx->root_mask);
 	ctx->root_mask = NULL;
-	wq_explain_forget(ctx);
-	ctx->scope_names_read = false;
+	for (size_t i = 0; i < WQ_CTX_CACHES; i++)
+		if (ctx->caches[i].key && ctx->caches[i].key->on_write)
+			wq_ctx_cache_drop(ctx, ctx->caches[i].key);
+}
+
+void *wq_ctx_cache_get(const struct wq_ctx *ctx, const struct wq_ctx_cache *key)
+{
+	for (size_t i = 0; i < WQ_CTX_CACHES; i++)
+		if (ctx->caches[i].key == key)
+			return ctx->caches[i].data;
+	return NULL;
+}
+
+int wq_ctx_cache_set(struct wq_ctx *ctx, const struct wq_ctx_cache *key, void *data)
+{
+	size_t free_slot = WQ_CTX_CACHES;
+
+	for (size_t i = 0; i < WQ_CTX_CACHES; i++) {
+		if (ctx->caches[i].key == key) {
+			if (ctx->caches[i].data != data && key->release)
+				key->release(ctx->caches[i].data);
+			ctx->caches[i].data = data;
+			return 0;
+		}
+		if (!ctx->caches[i].key && free_slot == WQ_CTX_CACHES)
+			free_slot = i;
+	}
+	if (free_slot == WQ_CTX_CACHES) {
+		if (key->release)
+			key->release(data);
+		return -ENOSPC;
+	}
+	ctx->caches[free_slot].key = key;
+	ctx->caches[free_slot].data = data;
+	return 0;
+}
+
+void wq_ctx_cache_drop(struct wq_ctx *ctx, const struct wq_ctx_cache *key)
+{
+	for (size_t i = 0; i < WQ_CTX_CACHES; i++) {
+		if (ctx->caches[i].key == key) {
+			void *data = ctx->caches[i].data;
+
+			ctx->caches[i].key = NULL;
+			ctx->caches[i].data = NULL;
+			if (key->release)
+				key->release(data);
+			return;
+		}
+	}
 }
 
 void wq_ctx_set_log(struct wq_ctx *ctx, wq_log_fn fn, void *data)

@@ -17,7 +17,18 @@ enum wq_log_level { WQ_LOG_ERR = 3, WQ_LOG_WARNING = 4, WQ_LOG_NOTICE = 5, WQ_LO
 
 typedef void (*wq_log_fn)(void *data, int level, const char *fmt, va_list ap);
 
-struct wq_model_cache;
+/*
+ * A cache a module above keeps in the context, found by the address of the
+ * module's own descriptor: the context holds it and calls release when it
+ * is dropped, and knows nothing of what it is.
+ */
+struct wq_ctx_cache {
+	const char *name; /* the module, for a reader of a core dump */
+	void (*release)(void *data);
+	bool on_write; /* dropped by wq_ctx_forget(): a write may change what it holds */
+};
+
+#define WQ_CTX_CACHES 8
 
 struct wq_ctx {
 	struct wq_root *root;
@@ -31,16 +42,10 @@ struct wq_ctx {
 	struct wq_cpuset *root_mask; /* root unbound cpumask, cached by wq_root_cpumask_get() */
 	bool root_mask_logged; /* its read error was logged once */
 	int topo_err; /* the topology could not be read (logged once): -errno, 0 */
-	char *minact; /* run/wqctl/min_active as read once (wq_minact_get), NULL = not yet */
-	const char **minact_by_name; /* its lines sorted by name, then by place (apply.c) */
-	size_t minact_n;
-	struct wq_model_cache *models; /* wq_explain()'s models by key (explain.c) */
-	bool scope_names_read; /* wq_scope_names() has read the tree */
-	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known (wq.c) */
-	struct wq_mask_memo *masks; /* the cpumask texts wq_info_read() parsed and their sets (wq.c) */
-	bool mask_texts_unkept; /* wq_info_read() keeps the sets, not the texts (wq_ctx_mask_texts) */
-	struct wq_cpuset *checked, *checked_root; /* check.c: the last mask checked and the root mask then (held) */
-	unsigned int checked_flags;
+	struct {
+		const struct wq_ctx_cache *key;
+		void *data;
+	} caches[WQ_CTX_CACHES]; /* the modules' own caches (wq_ctx_cache_get) */
 };
 
 /*
@@ -55,8 +60,14 @@ void wq_log(const struct wq_ctx *ctx, int level, const char *fmt, ...) __attribu
 struct wq_topo *wq_ctx_topo(struct wq_ctx *ctx);
 /* The topology with the pods of scope built (-1: every scope). NULL on error (logged). */
 struct wq_topo *wq_ctx_topo_pods(struct wq_ctx *ctx, int scope);
-/* Drop what was read once and may change with a write: root mask, models, scope names. */
+/* Drop what was read once and may change with a write: the root mask and the caches kept on_write. */
 void wq_ctx_forget(struct wq_ctx *ctx);
+/* The data a module keeps under key, or NULL. */
+void *wq_ctx_cache_get(const struct wq_ctx *ctx, const struct wq_ctx_cache *key);
+/* Keep data under key, releasing what was there: 0, or -ENOSPC (released at once) when every slot is taken. */
+int wq_ctx_cache_set(struct wq_ctx *ctx, const struct wq_ctx_cache *key, void *data);
+/* Release what key holds. */
+void wq_ctx_cache_drop(struct wq_ctx *ctx, const struct wq_ctx_cache *key);
 /* The era for unbound workqueues on this kernel; *why as wq_kver_era(). */
 enum wq_era wq_ctx_era(struct wq_ctx *ctx, const char **why);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
+#include "minact.h"
 #include "macro.h"
 #include "topo.h"
 
@@ -194,6 +194,15 @@ struct wq_model_cache {
 	struct wq_cpuset *rest, *pod;
 };
 
+/* The models live in the context until a write may change them (wq_ctx_forget). */
+static void models_release(void *data);
+static const struct wq_ctx_cache models_key = {"explain", models_release, true};
+
+static struct wq_model_cache *models_of(const struct wq_ctx *ctx)
+{
+	return wq_ctx_cache_get(ctx, &models_key);
+}
+
 /* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
 static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k)
 {
@@ -377,7 +386,7 @@ static int pod_charge(struct c_ctx *cc, int pod)
 static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset *issuing, struct wq_explain *ex)
 {
 	_cleanup_cpuset_ struct wq_cpuset *own_eo = NULL;
-	struct wq_model_cache *mc = ctx->models;
+	struct wq_model_cache *mc = models_of(ctx);
 	struct wq_cpuset *rest;
 	_cleanup_free_ int *pod_idx = NULL;
 	const int16_t *cpu_pod;
@@ -496,6 +505,7 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 {
 	_cleanup_cpuset_ struct wq_cpuset *own = NULL; /* issuing, when the what-if narrows it */
 	const struct wq_cpuset *issuing, *g;
+	struct wq_model_cache *mc;
 	int r;
 
 	ex->effective = wq_cpuset_new();
@@ -530,12 +540,13 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 	if (k->req && !wq_cpuset_intersects(k->req, g))
 		note(ex, "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
-	if (!ctx->models->queuers) {
-		if (!(ctx->models->queuers = wq_cpuset_dup(g)))
+	mc = models_of(ctx);
+	if (!mc->queuers) {
+		if (!(mc->queuers = wq_cpuset_dup(g)))
 			return -ENOMEM;
-		wq_cpuset_and(ctx->models->queuers, t->online);
+		wq_cpuset_and(mc->queuers, t->online);
 	}
-	issuing = ctx->models->queuers;
+	issuing = mc->queuers;
 	if (k->from) {
 		if (!(own = wq_cpuset_dup(issuing)))
 			return -ENOMEM;
@@ -697,44 +708,49 @@ static void model_free(struct wq_model *m)
 	free(m);
 }
 
-void wq_explain_forget(struct wq_ctx *ctx)
+static void models_release(void *data)
 {
-	if (!ctx->models)
+	struct wq_model_cache *mc = data;
+
+	if (!mc)
 		return;
 	for (size_t i = 0; i < MODEL_BUCKETS; i++)
-		while (ctx->models->b[i]) {
-			struct wq_model *m = ctx->models->b[i];
+		while (mc->b[i]) {
+			struct wq_model *m = mc->b[i];
 
-			ctx->models->b[i] = m->next;
+			mc->b[i] = m->next;
 			model_free(m);
 		}
-	wq_cpuset_free(ctx->models->hashed);
-	wq_cpuset_free(ctx->models->queuers);
-	wq_cpuset_free(ctx->models->rest);
-	wq_cpuset_free(ctx->models->pod);
-	free(ctx->models);
-	ctx->models = NULL;
+	wq_cpuset_free(mc->hashed);
+	wq_cpuset_free(mc->queuers);
+	wq_cpuset_free(mc->rest);
+	wq_cpuset_free(mc->pod);
+	free(mc);
 }
 
 /* The cached model of k, computed on first use; NULL with *err on failure. */
 static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k,
 					const struct wq_explain *pre, int *err)
 {
+	struct wq_model_cache *mc = models_of(ctx);
 	struct wq_model *m, **b;
 	uint64_t h;
 
-	if (!ctx->models && !(ctx->models = calloc(1, sizeof(*ctx->models)))) {
-		*err = -ENOMEM;
-		return NULL;
+	if (!mc) {
+		mc = calloc(1, sizeof(*mc));
+		if (!mc || wq_ctx_cache_set(ctx, &models_key, mc) < 0) {
+			*err = -ENOMEM;
+			return NULL;
+		}
 	}
 	/* a compare of the masks costs less than their hash (128 words at 8,192 CPUs) */
-	if (ctx->models->last && key_eq(&ctx->models->last->k, k))
-		return ctx->models->last;
-	h = key_hash(ctx->models, k);
-	b = &ctx->models->b[h % MODEL_BUCKETS];
+	if (mc->last && key_eq(&mc->last->k, k))
+		return mc->last;
+	h = key_hash(mc, k);
+	b = &mc->b[h % MODEL_BUCKETS];
 	for (m = *b; m; m = m->next)
 		if (m->hash == h && key_eq(&m->k, k))
-			return ctx->models->last = m;
+			return mc->last = m;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		*err = -ENOMEM;
@@ -765,7 +781,7 @@ static const struct wq_model *model_get(struct wq_ctx *ctx, struct wq_topo *t, c
 	}
 	m->next = *b;
 	*b = m;
-	return ctx->models->last = m;
+	return mc->last = m;
 }
 
 /* The cached model of a workqueue (NULL, *err 0: none, ex says why), without copying it. */

@@ -62,11 +62,6 @@ void wq_explain_clear(struct wq_explain *ex);
 int wq_explain_figures(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_whatif *wi, struct wq_explain *ex);
 /* wq_explain()'s max_inflight alone, without a copy of the model: -1 when unknown or on error. */
 long wq_explain_max_inflight(struct wq_ctx *ctx, const struct wq_info *wq);
-/*
- * Drop the models wq_explain() keeps per key (distinct max_active, mask,
- * scope, ...): after a write that changes what they were computed from.
- */
-void wq_explain_forget(struct wq_ctx *ctx);
 /* Add a note (the caller's own, after wq_explain()). */
 void wq_explain_note(struct wq_explain *ex, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* E for a requested mask: W & G, or G when that is empty. 0 or -errno. */

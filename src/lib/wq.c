@@ -242,10 +242,8 @@ struct wq_mask_memo {
 	char *last_text;
 };
 
-void wq_mask_memo_free(struct wq_ctx *ctx)
+static void memo_free(struct wq_mask_memo *m)
 {
-	struct wq_mask_memo *m = ctx->masks;
-
 	if (!m)
 		return;
 	for (int i = 0; i < m->n; i++) {
@@ -254,7 +252,34 @@ void wq_mask_memo_free(struct wq_ctx *ctx)
 	}
 	free(m->last_text);
 	free(m);
-	ctx->masks = NULL;
+}
+
+/* What this module keeps in the context for its life (wq_ctx_cache_get). */
+struct wq_state {
+	struct wq_mask_memo *masks; /* the cpumask texts wq_info_read() parsed and their sets */
+	bool mask_texts_unkept; /* the sets are kept, not the texts (wq_ctx_mask_texts) */
+	unsigned int attrs_in_kernel; /* 1 << attr for those this kernel has, 1 << WQ_A_NR once known */
+};
+
+static void state_release(void *data)
+{
+	struct wq_state *st = data;
+
+	if (st)
+		memo_free(st->masks);
+	free(st);
+}
+
+static const struct wq_ctx_cache state_key = {"wq", state_release, false};
+
+/* This module's state in ctx, made on first use; NULL when memory is short (nothing is then kept). */
+static struct wq_state *state_of(struct wq_ctx *ctx)
+{
+	struct wq_state *st = wq_ctx_cache_get(ctx, &state_key);
+
+	if (!st && (st = calloc(1, sizeof(*st))) && wq_ctx_cache_set(ctx, &state_key, st) < 0)
+		st = NULL;
+	return st;
 }
 
 /* Strict decimal integer with optional sign; the kernel's %d ignores trailing junk, we do not. */
@@ -328,12 +353,14 @@ static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
 static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 {
 	const struct wq_attr_desc *d = &wq_attr_descs[a];
+	struct wq_state *st = state_of(ctx);
+	unsigned int in_kernel = st ? st->attrs_in_kernel : 0;
 
 	if (d->unbound_only && per_cpu == 1)
 		return false;
-	if (!ctx->attrs_in_kernel) {
+	if (!in_kernel) {
 		/* the kernel's range of each attribute, worked out once */
-		ctx->attrs_in_kernel = 1U << WQ_A_NR;
+		in_kernel = 1U << WQ_A_NR;
 		for (int i = 0; i < WQ_A_NR; i++) {
 			const struct wq_attr_desc *x = &wq_attr_descs[i];
 			int maj, min;
@@ -346,10 +373,12 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 			    wq_kver_cmp(&ctx->kver, maj, min + 1, 0) >= 0)
 				in = false;
 			if (in)
-				ctx->attrs_in_kernel |= 1U << i;
+				in_kernel |= 1U << i;
 		}
+		if (st)
+			st->attrs_in_kernel = in_kernel;
 	}
-	return ctx->attrs_in_kernel & (1U << a);
+	return in_kernel & (1U << a);
 }
 
 /*
@@ -363,7 +392,8 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
 static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *shared)
 {
 	char buf[4096]; /* a sysfs file holds a page at most */
-	struct wq_mask_memo *m = ctx->masks;
+	struct wq_state *st = state_of(ctx);
+	struct wq_mask_memo *m = st ? st->masks : NULL;
 	uint64_t h = 0;
 	int r = wq_root_read_bytes(ctx->root, path, buf, sizeof(buf));
 
@@ -423,7 +453,8 @@ static struct mask_entry *memo_slot(struct wq_mask_memo *m)
 
 static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpuset **out)
 {
-	struct wq_mask_memo *m = ctx->masks;
+	struct wq_state *st = state_of(ctx);
+	struct wq_mask_memo *m = st ? st->masks : NULL;
 	struct mask_entry *e;
 	struct wq_cpuset *s;
 	int r;
@@ -438,7 +469,7 @@ static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpus
 	r = wq_cpuset_parse_hex(s, raw);
 	if (r < 0 || !shared)
 		return r;
-	if (!m && !(m = ctx->masks = calloc(1, sizeof(*m))))
+	if (!m && (!st || !(m = st->masks = calloc(1, sizeof(*m)))))
 		return 0; /* parsed, only not kept */
 	e = memo_slot(m);
 	e->raw = text_ref(raw);
@@ -451,10 +482,16 @@ static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpus
 
 void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep)
 {
+	struct wq_state *st = state_of(ctx);
+
+	if (!st)
+		return;
 	/* entries of one kind only: the texts are compared, or the sets */
-	if (ctx->mask_texts_unkept != !keep)
-		wq_mask_memo_free(ctx);
-	ctx->mask_texts_unkept = !keep;
+	if (st->mask_texts_unkept != !keep) {
+		memo_free(st->masks);
+		st->masks = NULL;
+	}
+	st->mask_texts_unkept = !keep;
 }
 
 /*
@@ -470,7 +507,8 @@ void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep)
 static int read_mask_set(struct wq_ctx *ctx, const char *path, struct wq_info *info)
 {
 	char buf[4096]; /* a sysfs file holds a page at most */
-	struct wq_mask_memo *m = ctx->masks;
+	struct wq_state *st = state_of(ctx);
+	struct wq_mask_memo *m = st ? st->masks : NULL;
 	struct wq_cpuset *s;
 	uint64_t h;
 	size_t len;
@@ -491,7 +529,7 @@ static int read_mask_set(struct wq_ctx *ctx, const char *path, struct wq_info *i
 	if (r < 0)
 		return (info->raw[WQ_A_CPUMASK] = strdup(buf)) ? r : -ENOMEM;
 	/* the buffer only here: get and apply --udev read with texts, one mask */
-	if ((!m && !(m = ctx->masks = calloc(1, sizeof(*m)))) ||
+	if ((!m && (!st || !(m = st->masks = calloc(1, sizeof(*m))))) ||
 	    (!m->last_text && !(m->last_text = malloc(sizeof(buf)))))
 		return 0; /* parsed, only not kept */
 	h = wq_cpuset_hash(s, UINT64_C(0xcbf29ce484222325));
@@ -514,6 +552,8 @@ last:
 
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 {
+	const struct wq_state *st = state_of(ctx);
+	bool unkept = st && st->mask_texts_unkept;
 	char path[256];
 	int r, per_cpu = -1;
 
@@ -547,7 +587,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 			continue;
 		wq_attr_path(path, sizeof(path), name, d->name);
 		/* a file longer than a page is no sysfs file: read whole, below */
-		if (a == WQ_A_CPUMASK && ctx->mask_texts_unkept && (r = read_mask_set(ctx, path, info)) != -EOVERFLOW) {
+		if (a == WQ_A_CPUMASK && unkept && (r = read_mask_set(ctx, path, info)) != -EOVERFLOW) {
 			if (r == -ENOENT)
 				continue;
 			info->has |= 1U << a;
@@ -603,17 +643,29 @@ bool wq_has_scopes(struct wq_ctx *ctx)
 	return wq_root_exists(ctx->root, WQ_P_PARAMS "/default_affinity_scope");
 }
 
+/* The scope names this kernel takes (a write to the default scope may add one). */
+struct scope_names {
+	const char *names[8];
+	char extra[32];
+};
+
+static const struct wq_ctx_cache scopes_key = {"wq-scopes", free, true};
+
 const char *const *wq_scope_names(struct wq_ctx *ctx)
 {
-	static char extra[32];
-	static const char *names[8];
+	static struct scope_names fallback;
+	struct scope_names *sn = wq_ctx_cache_get(ctx, &scopes_key);
+	const char **names;
 	char def[32];
 	size_t n = 0;
 
-	/* once per context: apply asks for every scope value it checks */
-	if (ctx->scope_names_read)
-		return names;
-	ctx->scope_names_read = true;
+	/* once per context, until a write: apply asks for every scope value it checks */
+	if (sn)
+		return sn->names;
+	sn = calloc(1, sizeof(*sn));
+	if (!sn || wq_ctx_cache_set(ctx, &scopes_key, sn) < 0)
+		sn = &fallback; /* short of memory: made again next time */
+	names = sn->names;
 	names[n++] = "cpu";
 	names[n++] = "smt";
 	names[n++] = "cache";
@@ -629,8 +681,8 @@ const char *const *wq_scope_names(struct wq_ctx *ctx)
 		for (size_t i = 0; i < n; i++)
 			known = known || streq(names[i], def);
 		if (!known && wq_name_is_valid(def)) {
-			snprintf(extra, sizeof(extra), "%s", def);
-			names[n++] = extra;
+			snprintf(sn->extra, sizeof(sn->extra), "%s", def);
+			names[n++] = sn->extra;
 		}
 	}
 	names[n] = NULL;

@@ -84,8 +84,6 @@ void wq_info_clear(struct wq_info *info);
  * the kernel's text. Set before reading; true by default.
  */
 void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep);
-/* Drop the context's last cpumask text and set (wq_ctx_free). */
-void wq_mask_memo_free(struct wq_ctx *ctx);
 /* Relative path of a workqueue attribute (or of the workqueue with attr NULL). */
 void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr);
 /* The global default affinity scope, or "" if the kernel has none. */

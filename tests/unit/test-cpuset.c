@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* CPU sets: list and kernel hex parsing, formatting and set algebra; expected sets written by hand. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Kernel release parsing and the version rules (eras, limits, shared names); expected values from the kernel's history. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Committing a plan: the transaction set, knob, apply and experiment share.
+ * The run lock, the originals saved in the journal before the first write,
+ * the writes with their rollback (plan.c), the journal put back as it was
+ * when a write fails, and the lowered min_active recorded.
+ */
+#define _GNU_SOURCE
+#include "commit.h"
+
+#include <errno.h>
+
+#include "apply.h"
+#include "minact.h"
+
+const char *wq_write_reason(int err)
+{
+	switch (err) {
+	case -EACCES:
+	case -EPERM: return "permission denied (the kernel refuses writes to read-only attributes, even for root)";
+	case -ENOENT: return "the file vanished (was the workqueue destroyed?)";
+	case -EINVAL: return "the kernel rejected the value (Invalid argument)";
+	case -EOVERFLOW: return "the mask has bits beyond the kernel's CPUs (Value too large)";
+	case -EILSEQ: return "the kernel reads back a different value";
+	default: return wq_strerror(-err);
+	}
+}
+
+void wq_plan_report_failure(struct wq_ctx *ctx, const struct wq_plan *plan, size_t failed)
+{
+	const struct wq_change *f = &plan->c[failed];
+	size_t restored = 0, lost = 0;
+
+	if (f->err == -EILSEQ)
+		wq_log(ctx, WQ_LOG_ERR, "%s: read back '%s' after writing '%s'", f->object, f->now ? f->now : "?",
+		       f->new);
+	else
+		wq_log(ctx, WQ_LOG_ERR, "%s: write failed: %s", f->object, wq_write_reason(f->err));
+	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->c[i].state == WQ_CH_RESTORED)
+			restored++;
+		else if (plan->c[i].state == WQ_CH_WRITTEN)
+			lost++;
+	}
+	if (restored)
+		wq_log(ctx, WQ_LOG_ERR, "%s: rolled back %zu change%s made in this run", f->object, restored,
+		       restored == 1 ? "" : "s");
+	if (lost)
+		wq_log(ctx, WQ_LOG_ERR, "%s: %zu change%s could not be rolled back", f->object, lost,
+		       lost == 1 ? "" : "s");
+}
+
+static void note_failed(struct wq_ctx *ctx, const struct wq_change *c, int r)
+{
+	wq_log(ctx, WQ_LOG_ERR, "%s: cannot journal the current value: %s", c->object,
+	       r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
+}
+
+int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int taken)
+{
+	struct wq_journal j = {0};
+	size_t failed = 0;
+	int lock, r, rc = 0;
+	bool noop = true;
+
+	for (size_t i = 0; i < plan->n && noop; i++)
+		noop = wq_change_is_noop(&plan->c[i]);
+	if (noop) {
+		/* Nothing to write: no lock, no journal (the common udev event). */
+		for (size_t i = 0; i < plan->n; i++)
+			wq_log(ctx, WQ_LOG_INFO, "%s: unchanged", plan->c[i].object);
+		wq_lock_release(taken);
+		return 0;
+	}
+	lock = taken >= 0 ? taken : wq_lock_take(ctx, wait_ms);
+	if (lock < 0) {
+		/* nothing was written: one line that says what to do */
+		if (lock == -EACCES || lock == -EPERM)
+			wq_log(ctx, WQ_LOG_ERR, "%s: permission denied: run as root", plan->c[0].object);
+		else
+			wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
+			       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		return -EIO;
+	}
+	/*
+	 * What was read before the lock may be stale: another apply or a
+	 * revert may have run since. A plan read under the lock is not.
+	 */
+	r = taken >= 0 ? 0 : wq_plan_refresh(ctx, plan, &failed);
+	if (r < 0) {
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot read the current value: %s", plan->c[failed].object,
+		       wq_strerror(-r));
+		rc = -EIO;
+		goto out;
+	}
+	if (wq_journal_read(ctx, &j) < 0) {
+		wq_log(ctx, WQ_LOG_ERR, "run/wqctl/journal: unreadable; refusing to change anything");
+		rc = -EIO;
+		goto out;
+	}
+	wq_journal_mark(&j);
+	for (size_t i = 0; i < plan->n; i++) {
+		struct wq_change *c = &plan->c[i];
+
+		/* what the kernel will hold (a root mask less isolated CPUs): revert compares with that */
+		r = wq_change_is_noop(c)
+			? 0
+			: wq_journal_note(&j, c->path, c->type, c->old, c->expect ? c->expect : c->new);
+		if (r < 0) {
+			note_failed(ctx, c, r);
+			rc = -EIO;
+			goto out;
+		}
+	}
+	r = wq_journal_write(ctx, &j);
+	if (r < 0) {
+		wq_log(ctx, WQ_LOG_ERR, "run/wqctl/journal: cannot save original values: %s", wq_strerror(-r));
+		rc = -EIO;
+		goto out;
+	}
+	if (wq_plan_apply(ctx, plan, &failed) < 0) {
+		wq_plan_report_failure(ctx, plan, failed);
+		/*
+		 * The journal as this run found it, but for the changes whose
+		 * rollback failed: revert must still know their originals.
+		 */
+		wq_journal_undo(&j);
+		for (size_t i = 0; i < plan->n; i++) {
+			const struct wq_change *c = &plan->c[i];
+
+			/* what the kernel holds (a read-back that differed included): revert compares with it */
+			const char *held = c->now ? c->now : c->expect;
+
+			if (c->state != WQ_CH_WRITTEN)
+				continue;
+			r = wq_journal_note(&j, c->path, c->type, c->old, held ? held : c->new);
+			if (r < 0)
+				note_failed(ctx, c, r);
+		}
+		if (wq_journal_write(ctx, &j) < 0)
+			wq_log(ctx, WQ_LOG_ERR, "run/wqctl/journal: cannot restore it");
+		rc = -EIO;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		wq_log(ctx, WQ_LOG_INFO, "%s: %s", plan->c[i].object,
+		       plan->c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
+	/* a max_active below min_active lowered it until the workqueue is recreated: keep that known */
+	r = wq_minact_note(ctx, plan);
+	if (r < 0)
+		wq_log(ctx, WQ_LOG_WARNING, "run/wqctl/min_active: cannot record the lowered min_active: %s",
+		       wq_strerror(-r));
+out:
+	wq_journal_free(&j);
+	wq_lock_release(lock);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Committing a plan: lock, journal, write, roll back; what set, knob, apply and experiment share. */
+#ifndef WQ_COMMIT_H
+#define WQ_COMMIT_H
+
+#include "ctx.h"
+#include "plan.h"
+
+#define WQ_LOCK_WAIT_MS 10000
+
+/*
+ * Write a plan as apply, set and knob do: take the lock (wait_ms at most),
+ * re-read what the plan replaces, save the originals in the journal (the
+ * first one is kept, so revert undoes every wqctl change), write, and on a
+ * failed write restore both the system and the journal. Writes nothing and
+ * takes no lock when every change is a no-op. taken: the lock, taken before
+ * the plan was read (no re-read then; released here), or -1. 0, or -EIO
+ * after the errors were logged.
+ */
+int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int taken);
+/* "OBJECT: write failed: REASON" plus what was rolled back, logged as errors. */
+void wq_plan_report_failure(struct wq_ctx *ctx, const struct wq_plan *plan, size_t failed);
+/* The reason a person needs for a failed sysfs write. */
+const char *wq_write_reason(int err);
+
+#endif
