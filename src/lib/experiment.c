@@ -1,0 +1,997 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * experiment's engine: the grid of settings (axes of choices, their
+ * product as cells), the writes and restores through the same commit and
+ * journal as apply (so revert undoes a killed experiment), the workload run
+ * in shuffled rounds with its output captured and the workqueue counters
+ * traced, the statistics per cell, the baseline, and the document -J
+ * prints and --save keeps.
+ */
+#define _GNU_SOURCE
+#include "experiment.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "commit.h"
+#include "jsonc.h"
+#include "macro.h"
+#include "plan.h"
+#include "root.h"
+
+#define EXPERIMENTS_DIR "var/lib/wqctl/experiments"
+#define MAX_OUTPUT (64UL << 20)
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+void wq_exp_on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+int wq_exp_signalled(void)
+{
+	return got_signal;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void wq_exp_init(struct wq_exp *e, struct wq_ctx *ctx)
+{
+	memset(e, 0, sizeof(*e));
+	e->ctx = ctx;
+	e->runs = 5;
+	e->monitor = true;
+	e->threshold = 5;
+}
+
+static json_object *jnum(double v)
+{
+	char b[64];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(b, sizeof(b), "%.6g", v);
+	return json_object_new_double_s(v, b);
+}
+
+static int key_add(struct wq_exp *e, const char *object, const char *path, enum wq_vtype type, const char *current,
+		   const char *wq, size_t *out)
+{
+	struct wq_exp_key *nk, *k;
+
+	for (size_t i = 0; i < e->nk; i++) {
+		if (!strcmp(e->k[i].path, path)) {
+			*out = i;
+			return 0;
+		}
+	}
+	nk = realloc(e->k, sizeof(*nk) * (e->nk + 1));
+	if (!nk)
+		return -ENOMEM;
+	e->k = nk;
+	k = &nk[e->nk];
+	memset(k, 0, sizeof(*k));
+	k->object = strdup(object);
+	k->path = strdup(path);
+	k->orig = strdup(current ? current : "");
+	k->restore = wq_value_restore_text(type, current ? current : "");
+	k->type = type;
+	k->global = !wq;
+	if (wq) {
+		snprintf(k->tp, sizeof(k->tp), "%s", wq);
+		for (char *p = k->tp; *p; p++)
+			if (*p == '!')
+				*p = '/';
+	}
+	if (!k->object || !k->path || !k->orig || !k->restore)
+		return -ENOMEM;
+	*out = e->nk++;
+	return 0;
+}
+
+int wq_exp_choice_add(struct wq_exp *e, struct wq_exp_choice *c, const char *object, const char *path,
+		      enum wq_vtype type, const char *current, const char *wq, const char *value, const char *shown)
+{
+	struct wq_exp_write *nw = realloc(c->w, sizeof(*nw) * (c->nw + 1));
+	size_t key;
+	int r;
+
+	if (!nw)
+		return -ENOMEM;
+	c->w = nw;
+	r = key_add(e, object, path, type, current, wq, &key);
+	if (r < 0)
+		return r;
+	nw[c->nw].key = key;
+	nw[c->nw].value = strdup(value);
+	nw[c->nw].shown = strdup(shown);
+	if (!nw[c->nw].value || !nw[c->nw].shown)
+		return -ENOMEM;
+	c->nw++;
+	return 0;
+}
+
+struct wq_exp_axis *wq_exp_axis_new(struct wq_exp *e, size_t nc)
+{
+	struct wq_exp_axis *na = realloc(e->ax, sizeof(*na) * (e->nax + 1));
+
+	if (!na)
+		return NULL;
+	e->ax = na;
+	na[e->nax].nc = nc;
+	na[e->nax].c = calloc(nc, sizeof(struct wq_exp_choice));
+	if (!na[e->nax].c)
+		return NULL;
+	return &na[e->nax++];
+}
+
+/* Every combination of one choice per axis, in axis order. */
+int wq_exp_build_cells(struct wq_exp *e)
+{
+	size_t total = 1;
+
+	for (size_t a = 0; a < e->nax; a++) {
+		total *= e->ax[a].nc;
+		if (total > WQ_EXP_MAX_CELLS) {
+			wq_log(e->ctx, WQ_LOG_ERR, "experiment: more than %d settings in the grid", WQ_EXP_MAX_CELLS);
+			return -EINVAL;
+		}
+	}
+	e->cells = calloc(total, sizeof(*e->cells));
+	if (!e->cells)
+		return -ENOMEM;
+	e->ncells = total;
+	for (size_t i = 0; i < total; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+		size_t rest = i, len = 1, nw = 0;
+		size_t pick[WQ_EXP_MAX_AXES] = {0};
+
+		for (size_t a = e->nax; a-- > 0;) {
+			pick[a] = rest % e->ax[a].nc;
+			rest /= e->ax[a].nc;
+		}
+		for (size_t a = 0; a < e->nax; a++) {
+			len += strlen(e->ax[a].c[pick[a]].label) + 2;
+			nw += e->ax[a].c[pick[a]].nw;
+		}
+		c->label = calloc(1, len);
+		c->w = calloc(nw + 1, sizeof(*c->w));
+		if (!c->label || !c->w)
+			return -ENOMEM;
+		for (size_t a = 0; a < e->nax; a++) {
+			const struct wq_exp_choice *ch = &e->ax[a].c[pick[a]];
+
+			if (a)
+				strcat(c->label, ", ");
+			strcat(c->label, ch->label);
+			for (size_t w = 0; w < ch->nw; w++) {
+				for (size_t o = 0; o < c->nw; o++) {
+					if (c->w[o]->key == ch->w[w].key) {
+						wq_log(e->ctx, WQ_LOG_ERR, "experiment: %s is set by two axes (%s)",
+						       e->k[ch->w[w].key].object, c->label);
+						return -EINVAL;
+					}
+				}
+				c->w[c->nw++] = &ch->w[w];
+			}
+		}
+		c->runs = json_object_new_array();
+		c->val = calloc((size_t)e->runs, sizeof(double));
+		c->wall = calloc((size_t)e->runs, sizeof(double));
+		c->queued = calloc((size_t)e->runs, sizeof(double));
+		c->throttled = calloc((size_t)e->runs, sizeof(double));
+		c->wait99 = calloc((size_t)e->runs, sizeof(double));
+		if (!c->runs || !c->val || !c->wall || !c->queued || !c->throttled || !c->wait99)
+			return -ENOMEM;
+		c->counted = true;
+	}
+	for (size_t i = 0; i < e->ncells; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(e->cells[i].label, e->cells[j].label)) {
+				wq_log(e->ctx, WQ_LOG_ERR, "experiment: the setting '%s' is given twice",
+				       e->cells[i].label);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+/* The current value of a key's file (trailing newline dropped), or NULL. */
+static char *read_now(struct wq_exp *e, const struct wq_exp_key *k)
+{
+	char *v = NULL;
+	size_t l;
+
+	if (wq_root_read(e->ctx->root, k->path, &v) < 0)
+		return NULL;
+	l = strlen(v);
+	while (l && (v[l - 1] == '\n' || v[l - 1] == ' '))
+		v[--l] = '\0';
+	return v;
+}
+
+/* Write a cell's values, and every other key's original (cell NULL: the originals only). */
+static int write_cell(struct wq_exp *e, const struct wq_exp_cell *c)
+{
+	struct wq_plan plan = {0};
+	bool vanished = false;
+	int rc = 0;
+
+	for (int pass = 0; pass < 2 && rc == 0; pass++) {
+		/* knobs (the root cpumask) first, as apply orders them */
+		for (size_t i = 0; i < e->nk && rc == 0; i++) {
+			const struct wq_exp_key *k = &e->k[i];
+			const char *v = k->restore;
+			_cleanup_free_ char *cur = NULL;
+
+			if (k->global != (pass == 0))
+				continue;
+			for (size_t w = 0; c && w < c->nw; w++)
+				if (c->w[w]->key == i)
+					v = c->w[w]->value;
+			cur = read_now(e, k);
+			if (!cur) {
+				wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot read the current value: it vanished", k->object);
+				/* restoring: the others still go back */
+				if (c)
+					rc = -EIO;
+				else
+					vanished = true;
+			} else if (wq_plan_add(&plan, k->object, k->path, NULL, k->type, cur, v) < 0) {
+				rc = -EIO;
+			}
+		}
+	}
+	if (rc == 0 && plan.n)
+		rc = wq_plan_commit(e->ctx, &plan, WQ_LOCK_WAIT_MS, -1);
+	wq_plan_free(&plan);
+	return rc == 0 && vanished ? -EIO : rc;
+}
+
+/*
+ * The journal entries this experiment made are dropped once the originals
+ * are back (an entry from an earlier wqctl change stays: revert still
+ * undoes that one). Best effort: a leftover entry only makes revert write
+ * the value that is there.
+ */
+static void forget_journal(struct wq_exp *e)
+{
+	struct wq_journal j = {0};
+	int lock = wq_lock_take(e->ctx, WQ_LOCK_WAIT_MS);
+	bool changed = false;
+
+	if (lock < 0)
+		return;
+	if (wq_journal_read(e->ctx, &j) == 0) {
+		for (size_t i = j.n; i-- > 0;) {
+			for (size_t k = 0; k < e->nk; k++) {
+				if (!e->k[k].journaled && !strcmp(j.e[i].path, e->k[k].path)) {
+					wq_journal_drop(&j, i);
+					changed = true;
+					break;
+				}
+			}
+		}
+		if (changed && wq_journal_write(e->ctx, &j) < 0)
+			wq_log(e->ctx, WQ_LOG_WARNING, "run/wqctl/journal: cannot drop the experiment's entries");
+	}
+	wq_journal_free(&j);
+	wq_lock_release(lock);
+}
+
+static void note_journaled(struct wq_exp *e)
+{
+	struct wq_journal j = {0};
+
+	if (wq_journal_read(e->ctx, &j) < 0)
+		return;
+	for (size_t i = 0; i < j.n; i++)
+		for (size_t k = 0; k < e->nk; k++)
+			if (!strcmp(j.e[i].path, e->k[k].path))
+				e->k[k].journaled = true;
+	wq_journal_free(&j);
+}
+
+/* Write every original back and check that each reads back as it was. */
+static int restore_all(struct wq_exp *e)
+{
+	int rc = write_cell(e, NULL);
+
+	if (rc == 0) {
+		for (size_t i = 0; i < e->nk; i++) {
+			_cleanup_free_ char *now = read_now(e, &e->k[i]);
+			struct wq_change ch = {.type = e->k[i].type, .old = now, .new = e->k[i].restore};
+
+			if (!now || !wq_change_is_noop(&ch)) {
+				wq_log(e->ctx, WQ_LOG_ERR, "%s: not restored: reads '%s', was '%s'", e->k[i].object,
+				       now ? now : "(unreadable)", e->k[i].orig);
+				rc = -EIO;
+			}
+		}
+	}
+	if (rc == 0)
+		forget_journal(e);
+	else
+		wq_log(e->ctx, WQ_LOG_ERR,
+		       "experiment: not every value could be restored (see above); 'wqctl revert' writes the originals "
+		       "from the journal");
+	return rc;
+}
+
+struct run_out {
+	char *buf;
+	size_t len, cap;
+	bool truncated;
+	int status;
+	double wall;
+};
+
+static void run_out_free(struct run_out *o)
+{
+	free(o->buf);
+	memset(o, 0, sizeof(*o));
+}
+
+/* One read of the workload's output into o: > 0 bytes read, 0 at the end, -1 nothing now (EAGAIN, EINTR). */
+static ssize_t drain(int fd, struct run_out *o)
+{
+	char tmp[65536];
+	ssize_t r = read(fd, tmp, sizeof(tmp));
+
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? -1 : 0;
+	if (r == 0)
+		return 0;
+	if (o->len + (size_t)r + 1 > MAX_OUTPUT) {
+		o->truncated = true;
+		return r;
+	}
+	if (o->len + (size_t)r + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 65536;
+		char *nb;
+
+		while (cap < o->len + (size_t)r + 1)
+			cap *= 2;
+		nb = realloc(o->buf, cap);
+		if (!nb) {
+			o->truncated = true;
+			return r;
+		}
+		o->buf = nb;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, tmp, (size_t)r);
+	o->len += (size_t)r;
+	o->buf[o->len] = '\0';
+	return r;
+}
+
+/* A descriptor that polls readable when pid exits (pidfd_open, Linux 5.3), or -1. */
+static int pid_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Run the workload once: its stdout captured, the trace drained into m while
+ * it runs. The run ends when the workload's own process exits (waited for
+ * through a pidfd, so WALL is its real duration): what it wrote is read, and
+ * a background process it left holding the output is not waited for. A
+ * signal to wqctl ends the wait at once; the workload is then left in
+ * e->orphan, to be ended after the values are restored.
+ */
+static int run_workload(struct wq_exp *e, struct wq_mon *m, struct run_out *o)
+{
+	int pfd[2], status = 0, pidfd;
+	bool open_ = true, exited = false;
+	double start;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	start = now();
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: fork: %s", strerror(err));
+		return -err;
+	}
+	if (pid == 0) {
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+		sigemptyset(&dfl.sa_mask);
+		sigaction(SIGINT, &dfl, NULL);
+		sigaction(SIGTERM, &dfl, NULL);
+		sigaction(SIGHUP, &dfl, NULL);
+		if (dup2(pfd[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		if (e->cwd && chdir(e->cwd) < 0) {
+			fprintf(stderr, "wqctl: experiment: %s: cannot run there: %s\n", e->cwd, strerror(errno));
+			_exit(126);
+		}
+		execvp(e->cmd[0], e->cmd);
+		fprintf(stderr, "wqctl: experiment: %s: cannot run: %s\n", e->cmd[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	child_pid = pid;
+	close(pfd[1]);
+	pidfd = pid_fd(pid);
+	while (!exited && !got_signal) {
+		struct pollfd p[2] = {{.fd = pidfd, .events = POLLIN}, {.fd = pfd[0], .events = POLLIN}};
+		nfds_t n = open_ ? 2 : 1;
+		/* without a pidfd, waitpid() is asked every 2 ms: WALL is off by at most that */
+		int timeout = pidfd >= 0 ? 250 : 2;
+
+		if (pidfd < 0)
+			p[0].fd = -1;
+		if (poll(p, n, timeout) > 0 && open_ && (p[1].revents & (POLLIN | POLLHUP)) && drain(pfd[0], o) == 0)
+			open_ = false;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			o->wall = now() - start;
+			child_pid = 0;
+		}
+		if (e->trace && m && !got_signal)
+			wq_trace_read(e->trace, m, &(unsigned long long){0});
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (exited && open_) {
+		/* what it wrote before it exited is in the pipe: read to the end or to what a leftover still holds */
+		ssize_t r;
+
+		fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+		while ((r = drain(pfd[0], o)) > 0)
+			;
+		if (r < 0 && !e->warned_lingering) {
+			wq_log(e->ctx, WQ_LOG_WARNING,
+			       "experiment: %s left a process holding its output; each run ends when %s itself "
+			       "exits, and what that process does later is not measured",
+			       e->cmd[0], e->cmd[0]);
+			e->warned_lingering = true;
+		}
+	}
+	close(pfd[0]);
+	if (!exited) {
+		e->orphan = pid;
+		return 0;
+	}
+	if (e->trace && m)
+		wq_trace_flush(e->trace, m);
+	o->status = status;
+	if (!o->buf) {
+		o->buf = strdup("");
+		if (!o->buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * After a signal, the values are restored first; then the workload that was
+ * running: it had the signal forwarded, and gets 3 s before SIGKILL.
+ */
+static void end_orphan(struct wq_exp *e)
+{
+	pid_t pid = e->orphan;
+	int status;
+
+	if (pid <= 0)
+		return;
+	for (int i = 0; i < 300; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			e->orphan = 0;
+			return;
+		}
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	wq_log(e->ctx, WQ_LOG_WARNING, "experiment: %s (pid %d) did not end 3 s after the signal; killed", e->cmd[0],
+	       (int)pid);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	e->orphan = 0;
+}
+
+static void describe_status(int status, char *b, size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(b, size, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(b, size, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* The workqueues under test in this run's counters; adds them to the run's JSON. */
+static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot, struct wq_mon *m, double secs,
+			    json_object *run)
+{
+	const struct wq_mon_row *rows;
+	json_object *arr;
+	size_t n;
+	double q = 0, t = 0, w99 = -1;
+
+	if (!e->trace || wq_mon_summary(m, secs, &rows, &n) < 0) {
+		c->counted = false;
+		return;
+	}
+	arr = json_object_new_array();
+	for (size_t k = 0; k < e->nk; k++) {
+		const struct wq_mon_row *r = NULL;
+		json_object *o;
+		bool dup = false;
+
+		if (!e->k[k].tp[0])
+			continue;
+		for (size_t j = 0; j < k; j++)
+			dup |= !strcmp(e->k[j].tp, e->k[k].tp);
+		if (dup)
+			continue;
+		for (size_t i = 0; i < n && !r; i++)
+			if (!strcmp(rows[i].name, e->k[k].tp))
+				r = &rows[i];
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(e->k[k].tp));
+		json_object_object_add(o, "queued", json_object_new_int64(r ? (int64_t)r->queued : 0));
+		json_object_object_add(o, "throttled", json_object_new_int64(r ? (int64_t)r->throttled : 0));
+		json_object_object_add(o, "wait_p50_us",
+				       r && r->wait_p50 >= 0 ? jnum((double)r->wait_p50 / 1e3) : NULL);
+		json_object_object_add(o, "wait_p99_us",
+				       r && r->wait_p99 >= 0 ? jnum((double)r->wait_p99 / 1e3) : NULL);
+		json_object_object_add(o, "run_p50_us", r && r->run_p50 >= 0 ? jnum((double)r->run_p50 / 1e3) : NULL);
+		json_object_object_add(o, "run_p99_us", r && r->run_p99 >= 0 ? jnum((double)r->run_p99 / 1e3) : NULL);
+		json_object_array_add(arr, o);
+		if (r) {
+			q += (double)r->queued;
+			t += (double)r->throttled;
+			if (r->wait_p99 >= 0 && (double)r->wait_p99 / 1e3 > w99)
+				w99 = (double)r->wait_p99 / 1e3;
+		}
+	}
+	json_object_object_add(run, "workqueues", arr);
+	c->queued[slot] = q;
+	c->throttled[slot] = t;
+	c->wait99[slot] = w99;
+}
+
+/* One run of one cell: write, run, measure. 0, or -errno after the error was logged. */
+static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t order, bool measured)
+{
+	struct wq_mon *m = NULL;
+	struct run_out o;
+	json_object *fio = NULL, *run;
+	double value = 0;
+	char why[512], st[96];
+	int rc, r;
+
+	rc = write_cell(e, c);
+	if (rc)
+		return rc;
+	if (e->trace) {
+		/* what was traced before this run is not this run's */
+		struct wq_mon *junk = wq_mon_new();
+
+		if (junk)
+			wq_trace_flush(e->trace, junk);
+		wq_mon_free(junk);
+		m = wq_mon_new();
+	}
+	r = run_workload(e, m, &o);
+	if (r < 0) {
+		wq_mon_free(m);
+		return -EIO;
+	}
+	if (got_signal || e->orphan) {
+		wq_mon_free(m);
+		run_out_free(&o);
+		return -EIO;
+	}
+	if (o.status != 0) {
+		describe_status(o.status, st, sizeof(st));
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: %s run %ld (%s): %s %s", measured ? "measured" : "warm-up",
+		       round + 1, c->label, e->cmd[0], st);
+		wq_mon_free(m);
+		run_out_free(&o);
+		return -EIO;
+	}
+	if (o.truncated)
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: the workload printed more than %lu MiB; the rest is not read", MAX_OUTPUT >> 20);
+	r = metric_extract(&e->metric, o.buf, o.len, o.wall, &value, &fio, why, sizeof(why));
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: run %ld (%s): metric %s: %s", round + 1, c->label,
+		       e->metric.spec, why);
+		wq_mon_free(m);
+		run_out_free(&o);
+		return -EIO;
+	}
+	if (!measured) {
+		if (fio)
+			json_object_put(fio);
+		wq_mon_free(m);
+		run_out_free(&o);
+		return 0;
+	}
+	run = json_object_new_object();
+	json_object_object_add(run, "round", json_object_new_int64(round + 1));
+	json_object_object_add(run, "order", json_object_new_int64((int64_t)order + 1));
+	json_object_object_add(run, "metric", jnum(value));
+	json_object_object_add(run, "wall_s", jnum(o.wall));
+	c->val[c->n] = value;
+	c->wall[c->n] = o.wall;
+	record_counters(e, c, c->n, m, o.wall, run);
+	if (fio)
+		json_object_object_add(run, "fio", fio);
+	json_object_array_add(c->runs, run);
+	c->n++;
+	if (e->progress)
+		e->progress(e->progress_data, c, order, value, o.wall);
+	wq_mon_free(m);
+	run_out_free(&o);
+	return 0;
+}
+
+int wq_exp_run(struct wq_exp *e)
+{
+	size_t *perm = calloc(e->ncells, sizeof(*perm)), order = 0;
+	uint64_t state = e->seed;
+	int rc = 0;
+
+	if (!perm)
+		return -ENOMEM;
+	for (long round = -e->warmup; round < e->runs && rc == 0 && !got_signal; round++) {
+		for (size_t i = 0; i < e->ncells; i++)
+			perm[i] = i;
+		wq_shuffle(perm, e->ncells, &state);
+		for (size_t i = 0; i < e->ncells && rc == 0 && !got_signal; i++) {
+			rc = one_run(e, &e->cells[perm[i]], round < 0 ? round + e->warmup : round, order, round >= 0);
+			if (round >= 0)
+				order++;
+		}
+	}
+	free(perm);
+	return rc;
+}
+
+int wq_exp_compute(struct wq_exp *e)
+{
+	for (size_t i = 0; i < e->ncells; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+
+		if (c->n == 0 || wq_stat_compute(c->val, c->n, &c->st) < 0) {
+			wq_log(e->ctx, WQ_LOG_ERR, "experiment: %s: no measured run", c->label);
+			return -ENODATA;
+		}
+	}
+	return 0;
+}
+
+double wq_exp_median(const double *v, size_t n)
+{
+	struct wq_stat s;
+
+	return n && wq_stat_compute(v, n, &s) == 0 ? s.median : NAN;
+}
+
+const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c)
+{
+	const struct wq_exp_cell *b = &e->cells[0];
+
+	if (e->loaded)
+		return c->has_base ? wq_verdict_name(
+					 wq_stat_verdict(&c->base_st, &c->st, e->metric.higher_is_better, e->threshold))
+				   : "not in the baseline";
+	if (c == b)
+		return "baseline";
+	if (wq_stat_overlap(&b->st, &c->st))
+		return "ranges overlap: no claimed difference";
+	return (c->st.median > b->st.median) == e->metric.higher_is_better ? "better than the baseline"
+									   : "worse than the baseline";
+}
+
+static json_object *jstat(const struct wq_stat *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "median", jnum(s->median));
+	json_object_object_add(o, "min", jnum(s->min));
+	json_object_object_add(o, "max", jnum(s->max));
+	json_object_object_add(o, "q1", jnum(s->q1));
+	json_object_object_add(o, "q3", jnum(s->q3));
+	json_object_object_add(o, "mean", jnum(s->mean));
+	return o;
+}
+
+static json_object *jstrv(char **v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+/* The whole experiment: what -J prints and --save keeps (the runs move into it). */
+json_object *wq_exp_document(struct wq_exp *e, bool restored)
+{
+	json_object *doc = json_object_new_object(), *spec = json_object_new_object(), *arr, *m;
+	char desc[300], seed[32];
+
+	json_object_object_add(doc, "kernel", json_object_new_string(e->ctx->kver.release));
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)e->seed);
+	json_object_object_add(doc, "seed", json_object_new_string(seed));
+	/* what --compare needs to run the same experiment again */
+	json_object_object_add(spec, "set", jstrv(e->sets, e->nsets));
+	json_object_object_add(spec, "profile", e->profiles ? json_object_new_string(e->profiles) : NULL);
+	json_object_object_add(spec, "runs", json_object_new_int64(e->runs));
+	json_object_object_add(spec, "warmup", json_object_new_int64(e->warmup));
+	json_object_object_add(spec, "command", jstrv(e->cmd, e->ncmd));
+	{
+		_cleanup_free_ char *here = e->cwd ? NULL : getcwd(NULL, 0);
+		const char *cwd = e->cwd ? e->cwd : here;
+
+		/* --compare runs it there again, wherever it is typed */
+		json_object_object_add(spec, "cwd", cwd ? json_object_new_string(cwd) : NULL);
+	}
+	json_object_object_add(doc, "spec", spec);
+	m = json_object_new_object();
+	metric_describe(&e->metric, desc, sizeof(desc));
+	json_object_object_add(m, "name", json_object_new_string(e->metric.spec));
+	json_object_object_add(m, "unit", json_object_new_string(e->metric.unit ? e->metric.unit : ""));
+	json_object_object_add(m, "better", json_object_new_string(e->metric.higher_is_better ? "higher" : "lower"));
+	json_object_object_add(m, "description", json_object_new_string(desc));
+	json_object_object_add(doc, "metric", m);
+	if (e->loaded)
+		json_object_object_add(doc, "threshold_pct", jnum(e->threshold));
+	arr = json_object_new_array();
+	for (size_t i = 0; i < e->ncells; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+		json_object *o = json_object_new_object(), *w = json_object_new_array();
+		double ref = e->loaded ? (c->has_base ? c->base_st.median : NAN) : e->cells[0].st.median;
+
+		json_object_object_add(o, "setting", json_object_new_string(c->label));
+		for (size_t k = 0; k < c->nw; k++) {
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "object", json_object_new_string(e->k[c->w[k]->key].object));
+			json_object_object_add(x, "value", json_object_new_string(c->w[k]->shown));
+			json_object_object_add(x, "write", json_object_new_string(c->w[k]->value));
+			json_object_array_add(w, x);
+		}
+		json_object_object_add(o, "writes", w);
+		json_object_object_add(o, "stats", jstat(&c->st));
+		json_object_object_add(o, "diff_pct",
+				       (!e->loaded && i == 0) ? NULL : jnum(wq_stat_reldiff(ref, c->st.median)));
+		if (e->loaded && c->has_base)
+			json_object_object_add(o, "baseline", jstat(&c->base_st));
+		json_object_object_add(o, "note", json_object_new_string(wq_exp_note(e, c)));
+		json_object_object_add(o, "runs", c->runs);
+		c->runs = NULL;
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "settings", arr);
+	json_object_object_add(doc, "restored", json_object_new_boolean(restored));
+	return doc;
+}
+
+bool wq_exp_name_ok(const char *n)
+{
+	if (!*n || strlen(n) > 64 || n[0] == '.')
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			return false;
+	return true;
+}
+
+static void fill_doc(FILE *f, const void *data)
+{
+	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+								      JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	fputc('\n', f);
+}
+
+int wq_exp_save(struct wq_exp *e, json_object *doc)
+{
+	char rel[160];
+	int r = wq_root_mkdirs(e->ctx->root, EXPERIMENTS_DIR);
+
+	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", e->save);
+	if (r == 0)
+		r = wq_root_replace(e->ctx->root, rel, 0644, fill_doc, doc);
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot save the experiment: %s", rel, wq_strerror(-r));
+		return r;
+	}
+	wq_log(e->ctx, WQ_LOG_INFO, "experiment: saved as %s", rel);
+	return 0;
+}
+
+/* --- baselines ----------------------------------------------------------- */
+
+/*
+ * Read a saved experiment and take its spec as this run's. The file is run
+ * as root's command, so it must be root's alone as a profile is (owner,
+ * mode, every directory on its path), and every field is checked.
+ */
+int wq_exp_load(struct wq_exp *e)
+{
+	char rel[160], why[PATH_MAX + 64];
+	_cleanup_free_ char *text = NULL;
+	struct wq_saved_exp *b = &e->base;
+	int fd, r;
+
+	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", e->compare);
+	fd = wq_root_open_file(e->ctx->root, rel, O_RDONLY, 0);
+	if (fd < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot read the baseline: %s", rel,
+		       fd == -ENOENT ? "no such experiment (saved with --save NAME)" : wq_strerror(-fd));
+		return fd;
+	}
+	r = wq_fd_trusted(fd, why, sizeof(why));
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: refusing to run its command: %s", rel,
+		       r == -EPERM ? why : wq_strerror(-r));
+		close(fd);
+		return -EIO;
+	}
+	r = wq_fd_read(fd, &text);
+	close(fd);
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: %s: %s", rel,
+		       r == -EFBIG || r == -WQ_ENUL ? "not a saved experiment" : "cannot read the baseline",
+		       r == -EFBIG ? "larger than 16 MiB" : wq_strerror(-r));
+		return -EIO;
+	}
+	r = wq_saved_exp_parse(text, strlen(text), b, why, sizeof(why));
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: not a saved experiment: %s", rel, r == -EINVAL ? why : wq_strerror(-r));
+		return -EIO;
+	}
+	e->loaded = true;
+	/* the spec moves into this run's (exp_free frees it there) */
+	e->sets = b->sets;
+	e->nsets = b->nsets;
+	e->profiles = b->profiles;
+	e->cmd = b->cmd;
+	e->ncmd = b->ncmd;
+	e->cwd = b->cwd;
+	b->sets = b->cmd = NULL;
+	b->profiles = b->cwd = NULL;
+	e->runs = b->runs;
+	e->warmup = b->warmup;
+	e->metric.better_given = true;
+	e->metric.higher_is_better = b->higher_is_better;
+	r = metric_parse(&e->metric, b->metric, why, sizeof(why));
+	if (r < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: metric: %s", rel, why);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Match each cell with the baseline's runs of the same setting. */
+void wq_exp_attach_baseline(struct wq_exp *e)
+{
+	for (size_t i = 0; i < e->ncells; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+
+		for (size_t j = 0; j < e->base.nsettings; j++) {
+			const struct wq_saved_setting *s = &e->base.settings[j];
+
+			if (!strcmp(s->label, c->label))
+				c->has_base = s->n > 0 && wq_stat_compute(s->metric, s->n, &c->base_st) == 0;
+		}
+	}
+}
+
+int wq_exp_start(struct wq_exp *e)
+{
+	note_journaled(e);
+	if (e->monitor && wq_root_is_live(e->ctx->root)) {
+		char why[300];
+
+		if (wq_trace_open(e->ctx, WQ_TRACE_BUFFER_KB, &e->trace, why, sizeof(why)) < 0) {
+			wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
+			e->trace = NULL;
+		}
+	}
+	return 0;
+}
+
+int wq_exp_finish(struct wq_exp *e)
+{
+	int r = restore_all(e);
+
+	end_orphan(e);
+	if (e->trace) {
+		wq_trace_close(e->trace);
+		e->trace = NULL;
+	}
+	return r;
+}
+
+void wq_exp_free(struct wq_exp *e)
+{
+	for (size_t i = 0; i < e->nk; i++) {
+		free(e->k[i].object);
+		free(e->k[i].path);
+		free(e->k[i].orig);
+		free(e->k[i].restore);
+	}
+	free(e->k);
+	for (size_t a = 0; a < e->nax; a++) {
+		for (size_t c = 0; c < e->ax[a].nc; c++) {
+			for (size_t w = 0; w < e->ax[a].c[c].nw; w++) {
+				free(e->ax[a].c[c].w[w].value);
+				free(e->ax[a].c[c].w[w].shown);
+			}
+			free(e->ax[a].c[c].w);
+			free(e->ax[a].c[c].label);
+		}
+		free(e->ax[a].c);
+	}
+	free(e->ax);
+	for (size_t i = 0; i < e->ncells; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+
+		free(c->label);
+		free(c->w);
+		free(c->val);
+		free(c->wall);
+		free(c->queued);
+		free(c->throttled);
+		free(c->wait99);
+		if (c->runs)
+			json_object_put(c->runs);
+	}
+	free(e->cells);
+	for (size_t i = 0; i < e->nsets; i++)
+		free(e->sets[i]);
+	free(e->sets);
+	for (size_t i = 0; i < e->ncmd; i++)
+		free(e->cmd[i]);
+	free(e->cmd);
+	free(e->profiles);
+	metric_free(&e->metric);
+	wq_saved_exp_free(&e->base);
+	free(e->cwd);
+	if (e->trace)
+		wq_trace_close(e->trace);
+	memset(e, 0, sizeof(*e));
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * experiment's engine: a grid of settings, each written through the commit
+ * and journal apply uses, a workload run under each in shuffled rounds,
+ * and the statistics and baseline verdicts of a metric of its output.
+ * Errors are logged through the context; the command line parses and prints.
+ */
+#ifndef WQ_EXPERIMENT_H
+#define WQ_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ctx.h"
+#include "expfile.h"
+#include "metric.h"
+#include "stats.h"
+#include "trace.h"
+#include "wq.h"
+
+struct json_object;
+
+/* A file the grid writes: its original, and how to write the original back. */
+struct wq_exp_key {
+	char *object, *path;
+	enum wq_vtype type;
+	char *orig; /* as read before the first run */
+	char *restore; /* the text that writes orig back */
+	bool global;
+	bool journaled; /* the journal held this file before the experiment */
+	char tp[WQ_NAME_MAX]; /* workqueue name as the tracepoints carry it; "" for a knob */
+};
+
+/* One value a choice writes to a key. */
+struct wq_exp_write {
+	size_t key;
+	char *value; /* kernel form */
+	char *shown; /* as given */
+};
+
+/* One value of an axis (one attribute value, or one whole profile): the writes it makes. */
+struct wq_exp_choice {
+	char *label;
+	struct wq_exp_write *w;
+	size_t nw;
+};
+
+struct wq_exp_axis {
+	struct wq_exp_choice *c;
+	size_t nc;
+};
+
+/* One setting of the grid (a choice per axis), and what its runs measured. */
+struct wq_exp_cell {
+	char *label;
+	const struct wq_exp_write **w;
+	size_t nw;
+	size_t n; /* measured runs */
+	double *val, *wall, *queued, *throttled, *wait99;
+	bool counted; /* monitor counters for every run */
+	struct json_object *runs;
+	struct wq_stat st, base_st;
+	bool has_base;
+};
+
+struct wq_exp {
+	struct wq_ctx *ctx;
+	struct wq_exp_key *k;
+	size_t nk;
+	struct wq_exp_axis *ax;
+	size_t nax;
+	struct wq_exp_cell *cells;
+	size_t ncells;
+	char **sets; /* the --set specs as given (NULL-terminated) */
+	size_t nsets;
+	char *profiles; /* the --profile list as given */
+	long runs, warmup;
+	uint64_t seed;
+	bool force, monitor;
+	struct metric metric;
+	double threshold; /* --compare: the noise band's widening, percent of the baseline median */
+	char **cmd; /* the workload (NULL-terminated) */
+	size_t ncmd;
+	const char *save, *compare; /* names under var/lib/wqctl/experiments */
+	struct wq_saved_exp base; /* --compare: the saved experiment */
+	bool loaded; /* base holds one */
+	char *cwd; /* where the workload runs (--compare: where it ran when saved); NULL: here */
+	/* called after each measured run (a progress line) */
+	void (*progress)(void *data, const struct wq_exp_cell *c, size_t order, double value, double wall);
+	void *progress_data;
+	/* the engine's own */
+	struct wq_trace *trace;
+	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
+	bool warned_lingering;
+};
+
+/* Defaults: 5 runs, counters traced, threshold 5 %. */
+void wq_exp_init(struct wq_exp *e, struct wq_ctx *ctx);
+void wq_exp_free(struct wq_exp *e);
+
+/* A new axis of nc choices (labels and writes filled by the caller), or NULL. */
+struct wq_exp_axis *wq_exp_axis_new(struct wq_exp *e, size_t nc);
+/* Add to a choice the write of value (shown: as the user gave it) to path, whose value now is current. 0 or -ENOMEM. */
+int wq_exp_choice_add(struct wq_exp *e, struct wq_exp_choice *c, const char *object, const char *path,
+		      enum wq_vtype type, const char *current, const char *wq, const char *value, const char *shown);
+/*
+ * Every combination of one choice per axis. -EINVAL (logged) for more than
+ * WQ_EXP_MAX_CELLS, a file two axes set, or a setting given twice; -ENOMEM.
+ */
+int wq_exp_build_cells(struct wq_exp *e);
+
+/* Name of a saved experiment: letters, digits, '.', '_', '-', not starting with '.'. */
+bool wq_exp_name_ok(const char *n);
+/*
+ * --compare: read var/lib/wqctl/experiments/COMPARE.json (root's alone, every
+ * field checked) and take its spec. -ENOENT when there is none; other -errno.
+ * Logged.
+ */
+int wq_exp_load(struct wq_exp *e);
+/* Match each cell with the baseline's runs of the same setting. */
+void wq_exp_attach_baseline(struct wq_exp *e);
+
+/*
+ * The async-signal-safe part of a signal handler: remember the signal and
+ * pass it to the running workload. wq_exp_run() then stops and the caller
+ * restores with wq_exp_finish().
+ */
+void wq_exp_on_signal(int sig);
+/* The signal wq_exp_on_signal() took, or 0. */
+int wq_exp_signalled(void);
+
+/* Before the first write: which files the journal already holds; the tracing instance (live only). */
+int wq_exp_start(struct wq_exp *e);
+/* Every round, every cell in shuffled order: write, run, measure. 0 or -errno (logged). */
+int wq_exp_run(struct wq_exp *e);
+/*
+ * Write every original back and check each reads back as it was (the
+ * journal's entries of this experiment dropped then), end a workload a
+ * signal left, close the trace. 0 or -EIO (logged: revert writes them).
+ */
+int wq_exp_finish(struct wq_exp *e);
+
+/* Statistics per cell; -ENODATA (logged) for a cell without a measured run. */
+int wq_exp_compute(struct wq_exp *e);
+/* The median of n values, NAN for none. */
+double wq_exp_median(const double *v, size_t n);
+/* A cell's note: baseline, better, worse, overlap (--compare: the verdict). */
+const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c);
+/* The whole experiment: what -J prints and --save keeps (the runs move into it). */
+struct json_object *wq_exp_document(struct wq_exp *e, bool restored);
+/* Keep doc as var/lib/wqctl/experiments/SAVE.json. 0 or -errno (logged). */
+int wq_exp_save(struct wq_exp *e, struct json_object *doc);
+
+#endif
