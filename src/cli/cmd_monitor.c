@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Live per-workqueue activity from the workqueue tracepoints: every
- * workqueue (not only the sysfs ones), one table per interval.
+ * wqctl monitor printed: live per-workqueue activity of every workqueue
+ * (not only the sysfs ones) as lib/sampler.c measures it, one table or JSON
+ * line per interval and a summary of the run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../lib/explain.h"
 #include "../lib/macro.h"
-#include "../lib/monitor.h"
+#include "../lib/sampler.h"
 #include "../lib/trace.h"
-#include "../lib/wq.h"
 #include "cli.h"
 #include "json.h"
 
@@ -68,73 +65,6 @@ static const struct colinfo cols[] = {
 #define DEFAULT_COLS "NAME,QUEUED/S,STARTED/S,PENDING,INFLIGHT,LIMIT,WAIT_P50,WAIT_P99,RUN_P50,RUN_P99"
 #define MAX_INTERVAL 3600.0
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-/* A name matches a pattern in its tracepoint form or its sysfs form ('/' -> '!'). */
-static bool wanted(char **pats, size_t npats, const char *name)
-{
-	char sysfs[64];
-
-	if (npats == 0)
-		return true;
-	snprintf(sysfs, sizeof(sysfs), "%s", name);
-	for (char *p = sysfs; *p; p++)
-		if (*p == '/')
-			*p = '!';
-	for (size_t i = 0; i < npats; i++)
-		if (!fnmatch(pats[i], name, 0) || !fnmatch(pats[i], sysfs, 0))
-			return true;
-	return false;
-}
-
-/* max_active and the most in flight of a workqueue, looked up once per run (sysfs name: '/' -> '!'). */
-struct limits {
-	struct lim {
-		char name[64];
-		int max_active; /* -1: not in sysfs */
-		long limit; /* -1: unknown */
-	} * v;
-	size_t n;
-};
-
-static const struct lim *limit_of(struct cli *cli, struct limits *L, const char *name)
-{
-	struct wq_explain ex;
-	struct wq_info wi;
-	struct lim *nv, *l;
-	char sysfs[64];
-
-	for (size_t i = 0; i < L->n; i++)
-		if (!strcmp(L->v[i].name, name))
-			return &L->v[i];
-	nv = realloc(L->v, sizeof(*nv) * (L->n + 1));
-	if (!nv)
-		return NULL;
-	L->v = nv;
-	l = &nv[L->n++];
-	snprintf(l->name, sizeof(l->name), "%s", name);
-	l->max_active = -1;
-	l->limit = -1;
-	snprintf(sysfs, sizeof(sysfs), "%s", name);
-	for (char *p = sysfs; *p; p++)
-		if (*p == '/')
-			*p = '!';
-	if (wq_name_is_valid(sysfs) && wq_info_read(cli->ctx, sysfs, &wi) == 0 && !(wi.bad & (1U << WQ_A_MAX_ACTIVE))) {
-		l->max_active = wi.max_active;
-		if (wq_explain(cli->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
-			l->limit = ex.max_inflight;
-		wq_explain_clear(&ex);
-	}
-	wq_info_clear(&wi);
-	return l;
-}
-
 static void set_us(struct out *o, struct libscols_line *ln, int id, int64_t ns)
 {
 	if (ns < 0)
@@ -161,16 +91,9 @@ static json_object *json_fix(double v, int decimals)
 	return json_object_new_double_s(v, b);
 }
 
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One row as an object keyed by the selected columns (lower case, as libsmartcols -J names them). */
-static json_object *json_row(struct cli *cli, const struct out *o, const struct wq_mon_row *r, const struct lim *l)
+static json_object *json_row(struct cli *cli, const struct out *o, const struct wq_mon_row *r,
+			     const struct wq_sampler_limit *l)
 {
 	json_object *row = json_object_new_object();
 	const char *which;
@@ -209,23 +132,17 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 	return row;
 }
 
-/* What a table or a JSON line says about one interval (or, summary set, the whole run). */
-struct report {
-	double timestamp, seconds;
-	unsigned long long lost;
-	long intervals; /* summary only: how many intervals it covers */
-	bool summary;
-};
-
 /*
  * One interval: a JSON line always (an idle interval has an empty list), a
  * table only when it has rows, separated from the previous one by a blank
  * line. The summary: a last JSON line, or a titled table (not in -r/-P,
  * whose readers take every row for an interval).
  */
-static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, char **pats, size_t npats,
-		      struct limits *L, const struct report *rep, unsigned long *tables)
+static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sample *rep, bool summary,
+		      unsigned long *tables)
 {
+	const struct wq_mon_row *rows = rep->rows;
+	size_t n = rep->n;
 	bool table = !cli->json && !cli->pairs && !cli->raw;
 	size_t shown = 0;
 	struct out o;
@@ -234,18 +151,18 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 	static unsigned int shared_said;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!wanted(pats, npats, rows[i].name))
+		if (!wq_sampler_wanted(sm, rows[i].name))
 			continue;
 		shown++;
 		cli_note_shared_name(cli, rows[i].name, &shared_said);
 	}
-	if (rep->summary && !cli->json && !table)
+	if (summary && !cli->json && !table)
 		return EXIT_OK;
 	if (shown == 0 && !cli->json)
 		return EXIT_OK;
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
 	/* the run's totals beside its rates and percentiles */
-	for (int id = COL_QUEUED; rc == 0 && rep->summary && id <= COL_THROTTLED; id++)
+	for (int id = COL_QUEUED; rc == 0 && summary && id <= COL_THROTTLED; id++)
 		rc = out_add_column(&o, id);
 	if (rc) {
 		out_free(&o);
@@ -255,17 +172,17 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 		/* JSON Lines: one object per interval, keys that never change */
 		json_object *doc = json_object_new_object(), *list = json_object_new_array();
 
-		if (rep->summary)
+		if (summary)
 			json_object_object_add(doc, "summary", json_object_new_boolean(1));
 		json_object_object_add(doc, "timestamp", json_fix(rep->timestamp, 3));
 		json_object_object_add(doc, "seconds", json_fix(rep->seconds, 3));
-		if (rep->summary)
+		if (summary)
 			json_object_object_add(doc, "intervals", json_object_new_int64(rep->intervals));
 		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)rep->lost));
 		for (size_t i = 0; i < n; i++)
-			if (wanted(pats, npats, rows[i].name))
+			if (wq_sampler_wanted(sm, rows[i].name))
 				json_object_array_add(list,
-						      json_row(cli, &o, &rows[i], limit_of(cli, L, rows[i].name)));
+						      json_row(cli, &o, &rows[i], wq_sampler_limit(sm, rows[i].name)));
 		json_object_object_add(doc, "workqueues", list);
 		{
 			const char *txt = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
@@ -280,15 +197,15 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 	}
 	if (table && (*tables)++ > 0)
 		putchar('\n');
-	if (rep->summary)
+	if (summary)
 		printf("summary: %ld interval%s, %.1f s, %llu events lost\n", rep->intervals,
 		       rep->intervals == 1 ? "" : "s", rep->seconds, rep->lost);
 	for (size_t i = 0; i < n; i++) {
 		const struct wq_mon_row *r = &rows[i];
-		const struct lim *l;
+		const struct wq_sampler_limit *l;
 		struct libscols_line *ln;
 
-		if (!wanted(pats, npats, r->name))
+		if (!wq_sampler_wanted(sm, r->name))
 			continue;
 		ln = out_line(&o);
 		if (!ln) {
@@ -308,7 +225,7 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 		out_setf(&o, ln, COL_STARTED, "%lu", r->started);
 		out_setf(&o, ln, COL_DONE, "%lu", r->done);
 		out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
-		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = limit_of(cli, L, r->name))) {
+		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = wq_sampler_limit(sm, r->name))) {
 			if (l->max_active >= 0)
 				out_setn(&o, ln, COL_MAX_ACTIVE, l->max_active);
 			else
@@ -326,18 +243,6 @@ static int print_rows(struct cli *cli, const struct wq_mon_row *rows, size_t n, 
 	out_free(&o);
 	fflush(stdout);
 	return rc;
-}
-
-/* Sleep until deadline or a signal. */
-static void wait_until(double deadline)
-{
-	double left;
-
-	while (!stop && (left = deadline - cli_now()) > 0) {
-		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-
-		nanosleep(&ts, NULL);
-	}
 }
 
 #define MAX_BUFFER_KB (1024 * 1024)
@@ -394,16 +299,14 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	struct sigaction sa = {.sa_handler = on_signal};
-	struct wq_trace *t = NULL;
-	struct wq_mon *m = NULL;
+	struct sigaction sa = {.sa_handler = wq_sampler_on_signal};
+	struct wq_sampler *sm = NULL;
+	struct wq_sample rep;
 	struct out o;
-	double interval = 1.0, start;
+	double interval = 1.0;
 	unsigned long tables = 0;
-	unsigned long long lost_total = 0;
 	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
-	struct limits L = {0};
-	long count = -1, done = 0;
+	long count = -1;
 	char why[300];
 	int rc, r;
 
@@ -419,56 +322,31 @@ static int run(struct cli *cli, int argc, char **argv)
 	out_free(&o);
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	m = wq_mon_new();
-	if (!m)
-		return EXIT_FAIL;
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	r = wq_trace_open(cli->ctx, buffer_kb, &t, why, sizeof(why));
+	r = wq_sampler_open(cli->ctx, buffer_kb, interval, argv + optind, (size_t)(argc - optind), &sm, why,
+			    sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
-		wq_mon_free(m);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
-	start = cli_now();
-	for (long i = 0; !stop && (count < 0 || i < count); i++) {
-		double began = start + (double)i * interval, took;
-		unsigned long long lost = 0;
-		const struct wq_mon_row *rows;
-		size_t n;
-
-		wait_until(began + interval);
-		if (stop)
-			break;
-		took = cli_now() - began;
+	for (long i = 0; count < 0 || i < count; i++) {
 		/* the last interval of -c N takes the events held back for ordering too */
-		r = count > 0 && i == count - 1 ? wq_trace_flush(t, m) : wq_trace_read(t, m, &lost);
-		if (r < 0 || wq_mon_interval(m, took, &rows, &n) < 0) {
-			cli_err(cli, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(t),
-				wq_strerror(r < 0 ? -r : ENOMEM));
-			rc = EXIT_FAIL;
+		r = wq_sampler_next(sm, count > 0 && i == count - 1, &rep);
+		if (r <= 0) {
+			rc = r < 0 ? EXIT_FAIL : EXIT_OK;
 			break;
 		}
-		if (lost)
-			cli_warn(cli,
-				 "monitor: %llu events lost (trace buffer full: --buffer-size); PENDING and INFLIGHT "
-				 "may be off",
-				 lost);
-		lost_total += lost;
-		{
-			struct report rep = {.timestamp = wall_s(), .seconds = took, .lost = lost};
-
-			rc = print_rows(cli, rows, n, argv + optind, (size_t)(argc - optind), &L, &rep, &tables);
-		}
+		rc = print_rows(cli, sm, &rep, false, &tables);
 		/* patterns that caught nothing in the first interval: say so once (a typo, or idle) */
 		if (i == 0 && optind < argc) {
 			bool any = false;
 
-			for (size_t k = 0; k < n && !any; k++)
-				any = wanted(argv + optind, (size_t)(argc - optind), rows[k].name);
+			for (size_t k = 0; k < rep.n && !any; k++)
+				any = wq_sampler_wanted(sm, rep.rows[k].name);
 			if (!any)
 				cli_warn(
 				    cli,
@@ -477,24 +355,11 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		if (rc)
 			break;
-		done++;
 	}
 	/* the whole run, also after Ctrl-C: totals and percentiles over every interval */
-	if (rc == EXIT_OK && done > 0) {
-		const struct wq_mon_row *rows;
-		struct report rep = {.timestamp = wall_s(),
-				     .seconds = cli_now() - start,
-				     .lost = lost_total,
-				     .intervals = done,
-				     .summary = true};
-		size_t n;
-
-		if (wq_mon_summary(m, rep.seconds, &rows, &n) == 0)
-			rc = print_rows(cli, rows, n, argv + optind, (size_t)(argc - optind), &L, &rep, &tables);
-	}
-	wq_trace_close(t);
-	wq_mon_free(m);
-	free(L.v);
+	if (rc == EXIT_OK && wq_sampler_summary(sm, &rep) > 0)
+		rc = print_rows(cli, sm, &rep, true, &tables);
+	wq_sampler_free(sm);
 	return rc;
 }
 
