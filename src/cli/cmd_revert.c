@@ -17,64 +17,9 @@
 
 int cli_revert(struct cli *cli)
 {
-	struct wq_journal j = {0};
-	int lock, rc = EXIT_OK, restored = 0, left = 0;
-
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	lock = wq_lock_take(cli->ctx, 10000);
-	if (lock < 0) {
-		cli_err(cli, "run/wqctl/lock: %s",
-			lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
-		return EXIT_FAIL;
-	}
-	if (wq_journal_read(cli->ctx, &j) < 0) {
-		wq_lock_release(lock);
-		return EXIT_FAIL;
-	}
-	/* a run killed mid-write (SIGKILL) in a dump left its temporary files beside what it wrote */
-	for (size_t i = 0; i < j.n; i++)
-		if (wq_root_drop_temp(cli->ctx->root, j.e[i].path) > 0)
-			cli_notice(cli, "%s: removed the temporary file a killed run left beside it", j.e[i].path);
-	wq_root_drop_temp(cli->ctx->root, "run/wqctl/journal");
-	for (size_t i = 0; i < j.n;) {
-		struct wq_jentry *e = &j.e[i];
-		_cleanup_free_ char *now = NULL;
-		_cleanup_free_ char *txt = NULL;
-		int r = wq_root_read(cli->ctx->root, e->path, &now);
-
-		if (r < 0) {
-			cli_warn(cli, "%s: not restored: %s", e->path, r == -ENOENT ? "it is gone" : wq_strerror(-r));
-			wq_journal_drop(&j, i);
-			left++;
-			continue;
-		}
-		/* Only where the value is still what wqctl wrote: a later change is someone else's. */
-		if (!wq_value_equal(e->type, now, e->written)) {
-			cli_warn(cli, "%s: left alone: changed since wqctl wrote '%s' (now '%s')", e->path, e->written,
-				 now);
-			wq_journal_drop(&j, i);
-			left++;
-			continue;
-		}
-		txt = wq_value_restore_text(e->type, e->orig);
-		r = txt ? wq_value_write(cli->ctx, e->path, e->type, txt) : -ENOMEM;
-		if (r < 0) {
-			cli_err(cli, "%s: restore failed: %s", e->path, wq_write_reason(r));
-			rc = EXIT_FAIL;
-			i++;
-			continue;
-		}
-		cli_info(cli, "%s: restored '%s'", e->path, e->orig);
-		restored++;
-		wq_journal_drop(&j, i);
-	}
-	if (wq_journal_write(cli->ctx, &j) < 0)
-		rc = EXIT_FAIL;
-	cli_info(cli, "revert: %d restored, %d left alone", restored, left);
-	wq_journal_free(&j);
-	wq_lock_release(lock);
-	return rc;
+	return wq_revert(cli->ctx) < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 static int run(struct cli *cli, int argc, char **argv)

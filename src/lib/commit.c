@@ -3,14 +3,17 @@
  * Committing a plan: the transaction set, knob, apply and experiment share.
  * The run lock, the originals saved in the journal before the first write,
  * the writes with their rollback (plan.c), the journal put back as it was
- * when a write fails, and the lowered min_active recorded.
+ * when a write fails, and the lowered min_active recorded; revert, which
+ * writes the journal's originals back.
  */
 #define _GNU_SOURCE
 #include "commit.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "apply.h"
+#include "macro.h"
 #include "minact.h"
 
 const char *wq_write_reason(int err)
@@ -151,6 +154,68 @@ int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int ta
 		wq_log(ctx, WQ_LOG_WARNING, "run/wqctl/min_active: cannot record the lowered min_active: %s",
 		       wq_strerror(-r));
 out:
+	wq_journal_free(&j);
+	wq_lock_release(lock);
+	return rc;
+}
+
+int wq_revert(struct wq_ctx *ctx)
+{
+	struct wq_journal j = {0};
+	int lock, rc = 0, restored = 0, left = 0;
+
+	lock = wq_lock_take(ctx, WQ_LOCK_WAIT_MS);
+	if (lock < 0) {
+		wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
+		       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		return -EIO;
+	}
+	if (wq_journal_read(ctx, &j) < 0) {
+		wq_lock_release(lock);
+		return -EIO;
+	}
+	/* a run killed mid-write (SIGKILL) in a dump left its temporary files beside what it wrote */
+	for (size_t i = 0; i < j.n; i++)
+		if (wq_root_drop_temp(ctx->root, j.e[i].path) > 0)
+			wq_log(ctx, WQ_LOG_NOTICE, "%s: removed the temporary file a killed run left beside it",
+			       j.e[i].path);
+	wq_root_drop_temp(ctx->root, "run/wqctl/journal");
+	for (size_t i = 0; i < j.n;) {
+		struct wq_jentry *e = &j.e[i];
+		_cleanup_free_ char *now = NULL;
+		_cleanup_free_ char *txt = NULL;
+		int r = wq_root_read(ctx->root, e->path, &now);
+
+		if (r < 0) {
+			wq_log(ctx, WQ_LOG_WARNING, "%s: not restored: %s", e->path,
+			       r == -ENOENT ? "it is gone" : wq_strerror(-r));
+			wq_journal_drop(&j, i);
+			left++;
+			continue;
+		}
+		/* Only where the value is still what wqctl wrote: a later change is someone else's. */
+		if (!wq_value_equal(e->type, now, e->written)) {
+			wq_log(ctx, WQ_LOG_WARNING, "%s: left alone: changed since wqctl wrote '%s' (now '%s')",
+			       e->path, e->written, now);
+			wq_journal_drop(&j, i);
+			left++;
+			continue;
+		}
+		txt = wq_value_restore_text(e->type, e->orig);
+		r = txt ? wq_value_write(ctx, e->path, e->type, txt) : -ENOMEM;
+		if (r < 0) {
+			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", e->path, wq_write_reason(r));
+			rc = -EIO;
+			i++;
+			continue;
+		}
+		wq_log(ctx, WQ_LOG_INFO, "%s: restored '%s'", e->path, e->orig);
+		restored++;
+		wq_journal_drop(&j, i);
+	}
+	if (wq_journal_write(ctx, &j) < 0)
+		rc = -EIO;
+	wq_log(ctx, WQ_LOG_INFO, "revert: %d restored, %d left alone", restored, left);
 	wq_journal_free(&j);
 	wq_lock_release(lock);
 	return rc;

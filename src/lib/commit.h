@@ -23,4 +23,12 @@ void wq_plan_report_failure(struct wq_ctx *ctx, const struct wq_plan *plan, size
 /* The reason a person needs for a failed sysfs write. */
 const char *wq_write_reason(int err);
 
+/*
+ * revert: under the lock, write back every original in the journal where
+ * the value is still the one wqctl wrote (a later change is someone
+ * else's: left alone, with a warning), and drop those entries. 0, or -EIO
+ * after the errors were logged.
+ */
+int wq_revert(struct wq_ctx *ctx);
+
 #endif

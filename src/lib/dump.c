@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dump: a copy of everything wqctl reads (workqueue attributes, module
+ * parameters, CPU and node topology, the release, the command line, mounts,
+ * owner devices with their links, node walks and udev records) into a
+ * directory that --sysroot reads elsewhere, links kept relative.
+ */
+#define _GNU_SOURCE
+#include "dump.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "owner.h"
+#include "root.h"
+#include "wq.h"
+
+struct dump {
+	struct wq_ctx *ctx;
+	const char *out;
+	struct wq_root *outroot; /* DIR as a root: links already in it resolve inside it */
+	int files, errors;
+};
+
+static void fill_data(FILE *f, const void *data)
+{
+	fprintf(f, "%s\n", (const char *)data);
+}
+
+/* mkdir -p of rel's directory inside DIR. 0 or -errno. */
+static int out_parent(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dir = strdup(rel);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	return wq_root_mkdirs(d->outroot, dir);
+}
+
+/* Copy one file below the root into the dump, keeping its permission bits. */
+static void copy_file(struct dump *d, const char *rel)
+{
+	struct wq_root *root = d->ctx->root;
+	_cleanup_free_ char *data = NULL;
+	_cleanup_free_ char *dst = NULL;
+	struct stat st;
+	int r;
+
+	if (wq_root_stat(root, rel, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	/* Unreadable noise (power/..., write-only files) is skipped, not fatal. */
+	if (wq_root_read(root, rel, &data) < 0)
+		return;
+	/* replaced by rename, never written through a link or into a FIFO already in DIR */
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_replace(d->outroot, rel, st.st_mode & 0777, fill_data, data);
+	if (r == 0) {
+		d->files++;
+		return;
+	}
+	if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+		dst = NULL;
+	wq_log(d->ctx, WQ_LOG_ERR, "%s: cannot write: %s", dst ? dst : rel, wq_strerror(-r));
+	d->errors++;
+}
+
+/* Copy the regular files of a directory; recurse into subdirectories that keep() accepts. */
+static void copy_dir(struct dump *d, const char *rel, bool (*keep)(const char *rel, const char *name, bool dir))
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct stat st;
+
+		if (de->d_name[0] == '.' || asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		if (wq_root_stat(d->ctx->root, sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && de->d_type == DT_DIR) {
+			if (keep(rel, de->d_name, true))
+				copy_dir(d, sub, keep);
+		} else if (S_ISREG(st.st_mode) && keep(rel, de->d_name, false)) {
+			copy_file(d, sub);
+		}
+	}
+}
+
+static bool keep_wq(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	return dir ? strcmp(name, "power") != 0 : strcmp(name, "uevent") != 0;
+}
+
+static bool keep_all(const char *rel, const char *name, bool dir)
+{
+	(void)rel;
+	(void)name;
+	return !dir;
+}
+
+static bool is_numbered(const char *name, const char *prefix)
+{
+	size_t l = strlen(prefix);
+
+	return !strncmp(name, prefix, l) && isdigit((unsigned char)name[l]);
+}
+
+static bool keep_cpu(const char *rel, const char *name, bool dir)
+{
+	static const char *const top[] = {"possible", "online",	   "present",	"offline",
+					  "isolated", "nohz_full", "kernel_max"};
+	const char *last = strrchr(rel, '/') + 1;
+
+	if (!strcmp(rel, WQ_P_CPU)) {
+		if (dir)
+			return is_numbered(name, "cpu");
+		for (size_t i = 0; i < ARRAY_SIZE(top); i++)
+			if (!strcmp(name, top[i]))
+				return true;
+		return false;
+	}
+	if (is_numbered(last, "cpu"))
+		return dir && (!strcmp(name, "topology") || !strcmp(name, "cache"));
+	if (!strcmp(last, "cache"))
+		return dir && is_numbered(name, "index");
+	return !dir; /* files of topology/ and cache/indexN/ */
+}
+
+static bool keep_node(const char *rel, const char *name, bool dir)
+{
+	if (!strcmp(rel, WQ_P_NODE))
+		return dir ? is_numbered(name, "node") : !strcmp(name, "online") || !strcmp(name, "possible");
+	return !dir && (!strcmp(name, "cpulist") || !strcmp(name, "cpumap"));
+}
+
+/* Recreate a symlink of the tree in the dump, with the same (relative) target. */
+static void copy_link(struct dump *d, const char *rel)
+{
+	_cleanup_free_ char *dst = NULL;
+	char target[512];
+	int r;
+
+	if (wq_root_readlink(d->ctx->root, rel, target, sizeof(target)) < 0)
+		return;
+	r = out_parent(d, rel);
+	if (r == 0)
+		r = wq_root_symlink(d->outroot, target, rel);
+	if (r < 0) {
+		if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
+			dst = NULL;
+		wq_log(d->ctx, WQ_LOG_ERR, "%s: cannot create link: %s", dst ? dst : rel, wq_strerror(-r));
+		d->errors++;
+	}
+}
+
+/* The numa_node files from a device directory up to sys/devices: what the owner's node is read from. */
+static void copy_node_walk(struct dump *d, const char *dir)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s", dir);
+	while (!strncmp(path, "sys/devices/", 12)) {
+		char f[640];
+		char *slash;
+
+		snprintf(f, sizeof(f), "%s/numa_node", path);
+		copy_file(d, f);
+		slash = strrchr(path, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+}
+
+/* Links below rel (a directory) and the numa_node walks of their targets. */
+static void copy_links_in(struct dump *d, const char *rel, const char *prefix)
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->ctx->root, rel);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		_cleanup_free_ char *sub = NULL;
+		struct wq_owner_info tmp;
+
+		if (de->d_name[0] == '.' || (prefix && strncmp(de->d_name, prefix, strlen(prefix))) ||
+		    asprintf(&sub, "%s/%s", rel, de->d_name) < 0)
+			continue;
+		copy_link(d, sub);
+		memset(&tmp, 0, sizeof(tmp));
+		if (wq_owner_link_target(d->ctx, sub, tmp.devpath, sizeof(tmp.devpath)) < 0)
+			continue;
+		copy_node_walk(d, tmp.devpath);
+		if (prefix && !strcmp(prefix, "connection")) {
+			char f[600];
+
+			snprintf(f, sizeof(f), "%.500s/address", tmp.devpath);
+			copy_file(d, f);
+		}
+	}
+}
+
+/*
+ * Owner devices of the workqueues present: their links, the attributes and
+ * numa_node files owner resolution reads, and their udev database files.
+ */
+static void copy_owners(struct dump *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	if (wq_list(d->ctx, &names, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct wq_owner_info oi;
+		char rel[700];
+
+		wq_owner_resolve(d->ctx, names[i], &oi);
+		if (!oi.present) {
+			wq_owner_info_clear(&oi);
+			continue;
+		}
+		copy_link(d, oi.link);
+		/* What the sysroot property reader takes the place of libudev with. */
+		snprintf(rel, sizeof(rel), "%s/uevent", oi.devpath);
+		copy_file(d, rel);
+		snprintf(rel, sizeof(rel), "%s/subsystem", oi.devpath);
+		copy_link(d, rel);
+		if (oi.o.kind == WQ_OWNER_BLOCK) {
+			static const char *const attrs[] = {"dev", "dm/name", "dm/uuid"};
+
+			for (size_t k = 0; k < ARRAY_SIZE(attrs); k++) {
+				snprintf(rel, sizeof(rel), "%s/%s", oi.devpath, attrs[k]);
+				copy_file(d, rel);
+			}
+			snprintf(rel, sizeof(rel), "%s/slaves", oi.devpath);
+			copy_links_in(d, rel, NULL);
+		} else {
+			/* SCSI hosts and iSCSI sessions: the node walk, and the connections' addresses */
+			copy_node_walk(d, oi.devpath);
+			copy_links_in(d, "sys/class/iscsi_connection", "connection");
+		}
+		snprintf(rel, sizeof(rel), WQ_P_UDEV_DATA "/%s", oi.dbid);
+		copy_file(d, rel);
+		wq_owner_info_clear(&oi);
+	}
+	wq_names_free(names, n);
+}
+
+int wq_dump(struct wq_ctx *ctx, const char *dir, int *files)
+{
+	struct dump d = {.ctx = ctx, .out = dir};
+	int r;
+
+	*files = -1; /* nothing copied: the directory cannot be used */
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot create: %s", dir, wq_strerror(-r));
+		return r;
+	}
+	r = wq_root_new(dir, &d.outroot);
+	if (r < 0) {
+		wq_log(ctx, WQ_LOG_ERR, "%s: cannot open: %s", dir, wq_strerror(-r));
+		return r;
+	}
+	copy_dir(&d, WQ_P_WQ, keep_wq);
+	copy_dir(&d, WQ_P_PARAMS, keep_all);
+	copy_dir(&d, WQ_P_CPU, keep_cpu);
+	copy_dir(&d, WQ_P_NODE, keep_node);
+	copy_file(&d, WQ_P_OSRELEASE);
+	copy_file(&d, WQ_P_CMDLINE);
+	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
+	copy_owners(&d);
+	wq_root_free(d.outroot);
+	*files = d.files;
+	return d.errors ? -EIO : 0;
+}
