@@ -61,7 +61,7 @@ static void checked_release(void *data)
 	free(ck);
 }
 
-static const struct wq_ctx_cache checked_key = {"check", checked_release, false};
+static const struct wq_ctx_cache checked_key = {checked_release, false};
 
 /* Which of check_mask()'s findings a mask has: tests without copies. */
 static unsigned int mask_flags(const struct wq_topo *t, const struct wq_cpuset *m)

@@ -23,7 +23,6 @@ typedef void (*wq_log_fn)(void *data, int level, const char *fmt, va_list ap);
  * is dropped, and knows nothing of what it is.
  */
 struct wq_ctx_cache {
-	const char *name; /* the module, for a reader of a core dump */
 	void (*release)(void *data);
 	bool on_write; /* dropped by wq_ctx_forget(): a write may change what it holds */
 };

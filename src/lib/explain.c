@@ -196,7 +196,7 @@ struct wq_model_cache {
 
 /* The models live in the context until a write may change them (wq_ctx_forget). */
 static void models_release(void *data);
-static const struct wq_ctx_cache models_key = {"explain", models_release, true};
+static const struct wq_ctx_cache models_key = {models_release, true};
 
 static struct wq_model_cache *models_of(const struct wq_ctx *ctx)
 {

@@ -45,7 +45,7 @@ static void minact_release(void *data)
 	free(m);
 }
 
-static const struct wq_ctx_cache minact_key = {"minact", minact_release, false};
+static const struct wq_ctx_cache minact_key = {minact_release, false};
 
 /* Compare a record line's name (up to its tab) with a name of len bytes. */
 static int minact_cmp_name(const char *line, const char *name, size_t len)

@@ -270,7 +270,7 @@ static void state_release(void *data)
 	free(st);
 }
 
-static const struct wq_ctx_cache state_key = {"wq", state_release, false};
+static const struct wq_ctx_cache state_key = {state_release, false};
 
 /* This module's state in ctx, made on first use; NULL when memory is short (nothing is then kept). */
 static struct wq_state *state_of(struct wq_ctx *ctx)
@@ -350,10 +350,9 @@ static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
  * exist only on unbound workqueues, and each only in its kernel range. An
  * unknown kernel, or a per_cpu that could not be read, may have any.
  */
-static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
+static bool attr_possible(struct wq_ctx *ctx, struct wq_state *st, int a, int per_cpu)
 {
 	const struct wq_attr_desc *d = &wq_attr_descs[a];
-	struct wq_state *st = state_of(ctx);
 	unsigned int in_kernel = st ? st->attrs_in_kernel : 0;
 
 	if (d->unbound_only && per_cpu == 1)
@@ -389,10 +388,9 @@ static bool attr_possible(struct wq_ctx *ctx, int a, int per_cpu)
  * known text costs no allocation; one longer than any sysfs file gets a
  * copy of its own.
  */
-static int read_mask(struct wq_ctx *ctx, const char *path, char **raw, bool *shared)
+static int read_mask(struct wq_ctx *ctx, struct wq_state *st, const char *path, char **raw, bool *shared)
 {
 	char buf[4096]; /* a sysfs file holds a page at most */
-	struct wq_state *st = state_of(ctx);
 	struct wq_mask_memo *m = st ? st->masks : NULL;
 	uint64_t h = 0;
 	int r = wq_root_read_bytes(ctx->root, path, buf, sizeof(buf));
@@ -451,9 +449,8 @@ static struct mask_entry *memo_slot(struct wq_mask_memo *m)
 	return e;
 }
 
-static int parse_mask(struct wq_ctx *ctx, char *raw, bool shared, struct wq_cpuset **out)
+static int parse_mask(struct wq_state *st, char *raw, bool shared, struct wq_cpuset **out)
 {
-	struct wq_state *st = state_of(ctx);
 	struct wq_mask_memo *m = st ? st->masks : NULL;
 	struct mask_entry *e;
 	struct wq_cpuset *s;
@@ -504,10 +501,9 @@ void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep)
  * same set from a text of the same length is the same mask. A malformed
  * one keeps its text, for the error.
  */
-static int read_mask_set(struct wq_ctx *ctx, const char *path, struct wq_info *info)
+static int read_mask_set(struct wq_ctx *ctx, struct wq_state *st, const char *path, struct wq_info *info)
 {
 	char buf[4096]; /* a sysfs file holds a page at most */
-	struct wq_state *st = state_of(ctx);
 	struct wq_mask_memo *m = st ? st->masks : NULL;
 	struct wq_cpuset *s;
 	uint64_t h;
@@ -552,7 +548,7 @@ last:
 
 int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 {
-	const struct wq_state *st = state_of(ctx);
+	struct wq_state *st = state_of(ctx);
 	bool unkept = st && st->mask_texts_unkept;
 	char path[256];
 	int r, per_cpu = -1;
@@ -583,11 +579,11 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		bool shared = false;
 
 		/* thousands of workqueues: no look for files this kernel does not make */
-		if (!attr_possible(ctx, a, per_cpu))
+		if (!attr_possible(ctx, st, a, per_cpu))
 			continue;
 		wq_attr_path(path, sizeof(path), name, d->name);
 		/* a file longer than a page is no sysfs file: read whole, below */
-		if (a == WQ_A_CPUMASK && unkept && (r = read_mask_set(ctx, path, info)) != -EOVERFLOW) {
+		if (a == WQ_A_CPUMASK && unkept && (r = read_mask_set(ctx, st, path, info)) != -EOVERFLOW) {
 			if (r == -ENOENT)
 				continue;
 			info->has |= 1U << a;
@@ -597,7 +593,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 			}
 			continue;
 		} else if (a == WQ_A_CPUMASK) {
-			r = read_mask(ctx, path, &raw, &shared);
+			r = read_mask(ctx, st, path, &raw, &shared);
 			if (r == 0 && shared)
 				info->raw_shared |= 1U << a;
 		} else {
@@ -617,7 +613,7 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		case WQ_A_NICE: r = parse_int_range(raw, -20, 19, &info->nice); break;
 		case WQ_A_AFFINITY_STRICT: r = parse_int_range(raw, 0, 1, &info->strict); break;
 		case WQ_A_NUMA: r = parse_int_range(raw, 0, 1, &info->numa); break;
-		case WQ_A_CPUMASK: r = parse_mask(ctx, raw, shared, &info->cpumask); break;
+		case WQ_A_CPUMASK: r = parse_mask(st, raw, shared, &info->cpumask); break;
 		case WQ_A_AFFINITY_SCOPE:
 			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
 			if (r == 0 && !info->scope_eff[0])
@@ -649,7 +645,13 @@ struct scope_names {
 	char extra[32];
 };
 
-static const struct wq_ctx_cache scopes_key = {"wq-scopes", free, true};
+/* a function of ours, not libc's free: its address needs no symbol lookup at start-up */
+static void scopes_release(void *data)
+{
+	free(data);
+}
+
+static const struct wq_ctx_cache scopes_key = {scopes_release, true};
 
 const char *const *wq_scope_names(struct wq_ctx *ctx)
 {

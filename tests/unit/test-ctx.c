@@ -16,9 +16,9 @@ static void count_release(void *data)
 	(*(int *)data)++;
 }
 
-static const struct wq_ctx_cache kept = {"kept", count_release, false};
-static const struct wq_ctx_cache written = {"written", count_release, true};
-static const struct wq_ctx_cache other = {"other", count_release, false};
+static const struct wq_ctx_cache kept = {count_release, false};
+static const struct wq_ctx_cache written = {count_release, true};
+static const struct wq_ctx_cache other = {count_release, false};
 
 int main(void)
 {
@@ -56,7 +56,7 @@ int main(void)
 
 	/* every slot taken: the next one is refused and its data released at once */
 	for (size_t i = 0; i <= WQ_CTX_CACHES; i++)
-		many[i] = (struct wq_ctx_cache){"many", count_release, false};
+		many[i] = (struct wq_ctx_cache){count_release, false};
 	for (size_t i = 0; i < WQ_CTX_CACHES; i++)
 		r = wq_ctx_cache_set(ctx, &many[i], &extra[i]);
 	ok(r == 0, "%d slots fill", WQ_CTX_CACHES);
