@@ -35,7 +35,7 @@ endif
 # Evaluated only when building, so `make deps` works before the -dev packages exist.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS)) -ldl -lm
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
 	-DWQCTL_VERSION='"$(VERSION)"' \
 	-DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
 	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'

@@ -188,16 +188,33 @@ tier_package() {
 		/usr/sbin/wqctl profile use numa-local 2>/dev/null && test -s /etc/wqctl/active-profiles &&
 		/usr/sbin/wqctl set writeback nice=1 && /usr/sbin/wqctl revert 2>/dev/null &&
 		test "$(cat /sys/devices/virtual/workqueue/writeback/nice)" = 0 && test -d /run/wqctl'
+	t "the package ships the README (issue 45)" bash -c 'ls /usr/share/doc/wqctl/README.md* >/dev/null &&
+		zcat -f /usr/share/doc/wqctl/README.md* | grep -q "^# wqctl"'
+	t "lintian -I: the build uses the fortified functions (CPPFLAGS honoured)" bash -c '
+		! lintian -I "'"$deb"'" | grep hardening-no-fortify-functions'
+	t "the package names its maintainer, no placeholder" bash -c '
+		! dpkg-deb -f "'"$deb"'" Maintainer Homepage | grep -i "example\.org"'
+	# a saved baseline: purge removes it with the rest of wqctl's state
+	mkdir -p /var/lib/wqctl/experiments && echo '{}' >/var/lib/wqctl/experiments/purge-test.json
 	t "apt-get remove" apt-get remove -y -qq wqctl
-	t "dpkg --purge leaves nothing: not the active set, not /run/wqctl" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install" &&
-		! test -e /etc/wqctl/active-profiles && ! test -e /run/wqctl && ! test -e /etc/wqctl'
+	t "dpkg --purge leaves nothing: not the active set, not /run/wqctl, not the saved experiments" bash -c 'dpkg --purge wqctl >/dev/null && ! test -e /usr/sbin/wqctl && ! dpkg -s wqctl 2>/dev/null | grep -q "^Status: install" &&
+		! test -e /etc/wqctl/active-profiles && ! test -e /run/wqctl && ! test -e /etc/wqctl && ! test -e /var/lib/wqctl'
 	t "make rpm" make rpm
 	# files only (rpm --dump mode 040... is a directory; dpkg-deb -c marks them with a trailing /)
 	t "the RPM installs the same files as the .deb, and owns /etc/wqctl/profiles too" bash -c '
 		rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | grep -qx /etc/wqctl/profiles || { echo "rpm: no /etc/wqctl/profiles"; exit 1; }
-		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | grep -v "/doc/" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
+		r=$(rpm -qp --dump build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null | awk "\$5 !~ /^040/ { print \$1 }" | grep -v "/\.build-id" | grep -v "/doc/" | grep -v "/licenses/" | sed "s|^/usr/lib/udev|/lib/udev|; s|^/usr/lib/systemd|/lib/systemd|" | grep -E "/(sbin|wqctl|rules.d|system|man[58]|completions|vendor|site-functions)" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		d=$(dpkg-deb -c build/deb/wqctl_*.deb | awk "{print \$6}" | grep -vE "/$|/doc/" | sed "s/\.gz$//" | xargs -n1 basename | sort -u)
 		diff <(echo "$r") <(echo "$d")'
+	t "the RPM: LICENSE as %license, README as %doc, zsh completion in site-functions" bash -c '
+		l=$(rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null) &&
+		grep -Eqx "/usr/share/licenses/wqctl(-[0-9.]+)?/LICENSE" <<<"$l" &&
+		grep -Eqx "/usr/share/doc/wqctl(-[0-9.]+)?/README.md" <<<"$l" &&
+		grep -qx /usr/share/zsh/site-functions/_wqctl <<<"$l"'
+	t "the RPM: systemd scriptlets for the boot unit" bash -c '
+		s=$(rpm -qp --scripts build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null) && ! grep -q "%" <<<"$s" &&
+		grep -q "preset wqctl.service" <<<"$s" && grep -q "disable --now wqctl.service" <<<"$s" &&
+		grep -q "try-restart wqctl.service" <<<"$s"'
 }
 
 tier_style() {
