@@ -152,7 +152,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	int c, rc, bad = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		cli_err(cli, "show: unknown option (see wqctl show --help)");
+		cli_err(cli, "show: %s: unknown option (see wqctl show --help)", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
 	if (cli->list_columns)

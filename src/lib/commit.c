@@ -166,8 +166,12 @@ int wq_revert(struct wq_ctx *ctx)
 
 	lock = wq_lock_take(ctx, WQ_LOCK_WAIT_MS);
 	if (lock < 0) {
-		wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
-		       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		/* nothing was written: one line that says what to do, as set says it */
+		if (lock == -EACCES || lock == -EPERM)
+			wq_log(ctx, WQ_LOG_ERR, "revert: permission denied: run as root");
+		else
+			wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
+			       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
 		return -EIO;
 	}
 	if (wq_journal_read(ctx, &j) < 0) {

@@ -246,3 +246,9 @@ kcryptd_io-253:0-1"
 	assert_success
 	assert_output "$(cd "$(WQDIR)" && for d in */; do [ -e "$d/max_active" ] && echo "${d%/}"; done | LC_ALL=C sort)"
 }
+
+@test "show with a mistyped option names it, as every other command does (issue 45)" {
+	run wq show --jsn
+	assert_failure 2
+	assert_output "wqctl: show: --jsn: unknown option (see wqctl show --help)"
+}

@@ -222,6 +222,10 @@ EOF
 	run runuser -u nobody -- "$d/wqctl" knob default_affinity_scope=numa
 	assert_failure 1
 	assert_output "wqctl: default_affinity_scope: permission denied: run as root"
+	# revert (and profile off, which reverts) said "run/wqctl/lock: Permission denied" (issue 45)
+	run runuser -u nobody -- "$d/wqctl" revert
+	assert_failure 1
+	assert_output "wqctl: revert: permission denied: run as root"
 	rm -rf "$d"
 	assert_equal "$(cat $WQ/writeback/nice)" "$before"
 }
