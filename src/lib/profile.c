@@ -160,6 +160,18 @@ static int add_kv(struct wq_pkv **v, size_t *n, const char *key, const char *val
 	return 0;
 }
 
+/* A key given twice in one section: the later value wins, as it always did, but not silently. */
+static void warn_twice(const struct parse *p, const struct wq_pkv *v, size_t n, const char *key, const char *value,
+		       const char *shown)
+{
+	for (size_t i = 0; i < n; i++)
+		if (streq(v[i].key, key)) {
+			wq_log(p->ctx, WQ_LOG_WARNING, "%s:%d: %s given twice in this section (line %d): '%s' wins",
+			       p->file, p->line, shown, v[i].line, value);
+			return;
+		}
+}
+
 /* A section header seen by the reader: check it and open the section. */
 static void open_section(struct parse *p, const char *raw)
 {
@@ -532,6 +544,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			perr(p, p->line, "%s: invalid value '%s': %s", name, value, why);
 			return 1;
 		}
+		warn_twice(p, p->cur->kv, p->cur->nkv, name, value, name);
 		add_kv(&p->cur->kv, &p->cur->nkv, name, value, p->line);
 		return 1;
 	}
@@ -540,6 +553,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			perr(p, p->line, "'%s': owner.PROPERTY needs a property name", name);
 			return 1;
 		}
+		warn_twice(p, p->cur->owner, p->cur->nowner, name + 6, value, name);
 		add_kv(&p->cur->owner, &p->cur->nowner, name + 6, value, p->line);
 		return 1;
 	}
@@ -555,6 +569,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			return 1;
 		}
 		check_wq_value(p, a, value);
+		warn_twice(p, p->cur->kv, p->cur->nkv, name, value, name);
 		add_kv(&p->cur->kv, &p->cur->nkv, name, value, p->line);
 	}
 	return 1;

@@ -572,3 +572,34 @@ writeback/nice: 0 -> 3"
 	assert_output --partial "zzzz: no such profile"
 	refute_output --partial "did you mean"
 }
+
+@test "a key given twice in a section: the later value wins, with a warning naming both lines (issue 45)" {
+	prof dup <<-'EOF2'
+		[workqueue writeback]
+		max_active = 8
+		nice = 0
+		max_active = 16
+	EOF2
+	run wqp apply --dry-run --profile dup
+	assert_success
+	assert_line "wqctl: $PD/dup.conf:4: max_active given twice in this section (line 2): '16' wins"
+	assert_line --regexp 'writeback/max_active +1024 +16 '
+	prof dupo <<-'EOF2'
+		[workqueue kcryptd-*]
+		owner.DM_NAME = a
+		owner.DM_NAME = b
+		nice = -1
+	EOF2
+	run wqp apply --dry-run --profile dupo
+	assert_line "wqctl: $PD/dupo.conf:3: owner.DM_NAME given twice in this section (line 2): 'b' wins"
+	# the same key in two sections is the merge rule, not a mistake: no warning
+	prof two <<-'EOF2'
+		[workqueue writeback]
+		max_active = 8
+		[workqueue write*]
+		max_active = 16
+	EOF2
+	run wqp apply --dry-run --profile two
+	assert_success
+	refute_output --partial "given twice"
+}
