@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * wqctl owner WORKQUEUE: the device a workqueue belongs to (SPEC §5), the
+ * wqctl owner WORKQUEUE: the device a workqueue belongs to (wqctl.profile(5), OWNERS), the
  * properties owner.* keys match, and how its NUMA node ('cpumask = local')
  * was found, step by step, or why it cannot be.
  */

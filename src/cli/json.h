@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Nested JSON documents (explain, topology) through json-c: libsmartcols
- * only emits {"name":[rows]}, which cannot hold SPEC's nested objects.
+ * only emits {"name":[rows]}, which cannot hold their nested objects.
  */
 #ifndef WQCTL_JSON_H
 #define WQCTL_JSON_H

@@ -400,7 +400,7 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 
 			if (t < 0)
 				goto missing;
-			/* invalid input: exit 2 before anything is read (SPEC §7) */
+			/* invalid input: exit 2 before anything is read (wqctl(8), EXIT STATUS) */
 			if (wq_kver_parse(val, &kv) < 0) {
 				cli_err(cli, "--kernel: '%s' is not a kernel release (expected e.g. 6.8.4)", val);
 				return -1;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * From a profile set to concrete settings: merge per target with SPEC §4's
- * override rules, validate against each workqueue, and build the plan.
+ * From a profile set to concrete settings: merge per target with the
+ * override rules of wqctl.profile(5), validate against each workqueue, and
+ * build the plan.
  * Also the journal of original values (revert) and the run lock.
  */
 #ifndef WQ_APPLY_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Findings about settings: what the kernel will silently do with them (SPEC `check`). */
+/* Findings about settings: what the kernel will silently do with them (wqctl(8), check). */
 #ifndef WQ_CHECK_H
 #define WQ_CHECK_H
 

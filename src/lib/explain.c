@@ -203,7 +203,7 @@ static struct wq_model_cache *models_of(const struct wq_ctx *ctx)
 	return wq_ctx_cache_get(ctx, &models_key);
 }
 
-/* Does NUMA affinity apply in era A (KERNEL.md §4.1)? */
+/* Does NUMA affinity apply in era A (doc/kernel.md §4.1)? */
 static bool era_a_numa(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *k)
 {
 	char buf[16];
@@ -472,7 +472,7 @@ static int model_c(struct wq_ctx *ctx, struct wq_topo *t, const struct wq_cpuset
 }
 
 /*
- * Work queued only from the CPUs F (KERNEL.md §4.8): queue_work() from a CPU
+ * Work queued only from the CPUs F (doc/kernel.md §4.8): queue_work() from a CPU
  * of the root mask G uses that CPU's pool; from any other CPU the kernel
  * picks the next online CPU of G round-robin (wq_select_unbound_cpu), so then
  * every CPU of G & O may receive it. issuing holds G & O on entry.

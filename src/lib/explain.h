@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What max_active means on this kernel and topology (KERNEL.md §4): the
+ * What max_active means on this kernel and topology (doc/kernel.md §4): the
  * concurrency counters work can reach and the most work items in flight.
  */
 #ifndef WQ_EXPLAIN_H

@@ -3,7 +3,7 @@
  * CPU isolation: the boot parameters that isolate CPUs (isolcpus=,
  * nohz_full=) and the audit's bookkeeping: which work items ran on the
  * isolated CPUs, grouped by workqueue and work function, from the
- * workqueue tracepoints (KERNEL.md §8). No tracefs here: events in, rows out.
+ * workqueue tracepoints (doc/kernel.md §8). No tracefs here: events in, rows out.
  */
 #ifndef WQ_ISOLATE_H
 #define WQ_ISOLATE_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Global workqueue knobs: the root unbound cpumask and module parameters (KERNEL.md §2). */
+/* Global workqueue knobs: the root unbound cpumask and module parameters (doc/kernel.md §2). */
 #ifndef WQ_KNOB_H
 #define WQ_KNOB_H
 

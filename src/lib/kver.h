@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Kernel releases and every version-dependent workqueue rule (KERNEL.md
+ * Kernel releases and every version-dependent workqueue rule (doc/kernel.md
  * §3, §4): the one place that knows which kernel does what.
  */
 #ifndef WQ_KVER_H
@@ -14,7 +14,7 @@ struct wq_kver {
 	char release[80];
 };
 
-/* max_active eras of unbound workqueues (KERNEL.md §4). */
+/* max_active eras of unbound workqueues (doc/kernel.md §4). */
 enum wq_era {
 	WQ_ERA_UNKNOWN = 0,
 	WQ_ERA_A, /* <= 6.5: per NUMA-node pwq */

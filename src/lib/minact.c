@@ -262,7 +262,7 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
 
 /*
  * Warnings about what a valid write does that a user may not expect
- * (KERNEL.md §11); -EPERM (after an error) for a write that
+ * (doc/kernel.md §11); -EPERM (after an error) for a write that
  * needs force.
  */
 int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr, const char *newv, bool force)
@@ -273,7 +273,7 @@ int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr
 
 	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
 		return 0;
-	/* min_active = min(8, max_active at creation, every smaller max_active written) (KERNEL.md §4.5) */
+	/* min_active = min(8, max_active at creation, every smaller max_active written) (doc/kernel.md §4.5) */
 	if (m > wi->max_active)
 		m = wi->max_active;
 	low = wq_minact_get(ctx, wi->name);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Per-workqueue activity from the workqueue tracepoints (KERNEL.md §8).
+ * Per-workqueue activity from the workqueue tracepoints (doc/kernel.md §8).
  * Only queue_work carries the workqueue name; activate, execute_start and
  * execute_end are attributed by work pointer to the latest queue_work of
  * that pointer. A work item may be queued again while it runs, so each

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Which device a workqueue belongs to, from its name (SPEC §5, KERNEL.md §6). */
+/* Which device a workqueue belongs to, from its name (wqctl.profile(5) OWNERS, doc/kernel.md §6). */
 #ifndef WQ_OWNER_H
 #define WQ_OWNER_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Profiles (SPEC §4): INI files read with inih, their includes, and the
+ * Profiles (wqctl.profile(5)): INI files read with inih, their includes, and the
  * merge of a set of profiles into per-target settings.
  */
 #ifndef WQ_PROFILE_H

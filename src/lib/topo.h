@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * CPU and NUMA topology, and the affinity-scope pods derived from it
- * (KERNEL.md §5). Read from the tree (any sysroot) or, live, nodes from libnuma.
+ * (doc/kernel.md §5). Read from the tree (any sysroot) or, live, nodes from libnuma.
  */
 #ifndef WQ_TOPO_H
 #define WQ_TOPO_H

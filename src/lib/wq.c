@@ -59,7 +59,7 @@ void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr)
 
 bool wq_is_implicitly_ordered(const struct wq_info *wq)
 {
-	/* KERNEL.md §6: the exposed workqueues allocated unbound with max_active 1 */
+	/* doc/kernel.md §6: the exposed workqueues allocated unbound with max_active 1 */
 	static const char *const created_with_1[] = {"scsi_wq_*", "scsi_tmf_*", "iscsi_q_*", "hfi_link_*"};
 
 	if (!wq->unbound || wq->max_active != 1)
@@ -346,7 +346,7 @@ static int parse_scope_read(const char *raw, char *cfg, char *eff, size_t size)
 }
 
 /*
- * Can the kernel have this attribute file (KERNEL.md §1)? The unbound ones
+ * Can the kernel have this attribute file (doc/kernel.md §1)? The unbound ones
  * exist only on unbound workqueues, and each only in its kernel range. An
  * unknown kernel, or a per_cpu that could not be read, may have any.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Workqueues in sysfs, their attributes, and value parsing/validation
- * against the running kernel and topology (KERNEL.md §1, §3).
+ * against the running kernel and topology (doc/kernel.md §1, §3).
  */
 #ifndef WQ_WQ_H
 #define WQ_WQ_H
@@ -110,7 +110,7 @@ int wq_max_active_limit(struct wq_ctx *ctx, bool unbound);
  */
 int wq_value_parse(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, int owner_node, bool allow_default,
 		   const char *text, char **out, char *why, size_t whysz);
-/* Parse a CPU set value (SPEC §3) into set; 0 or -EINVAL with why. */
+/* Parse a CPU set value (wqctl(8), VALUES) into set; 0 or -EINVAL with why. */
 int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struct wq_cpuset *set, char *why,
 		     size_t whysz);
 /*

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # explain: max in flight per kernel era. Every expected figure is worked out
-# by hand from KERNEL.md §4 in the comment above it, not taken from wqctl.
+# by hand from doc/kernel.md §4 in the comment above it, not taken from wqctl.
 load helpers
 
 # inflight KERNEL [explain options...]: the max_inflight line's number
@@ -46,7 +46,7 @@ inflight() {
 	assert_equal "$(inflight 6.8.0 --max-active 256)" 32768
 }
 
-@test "32 CPUs of node 0 + 8 of node 1, one L3 per node (KERNEL.md §4.6 ex. 3, 4)" {
+@test "32 CPUs of node 0 + 8 of node 1, one L3 per node (doc/kernel.md §4.6 ex. 3, 4)" {
 	use_tree synth:2:32:1:1 6.18.0
 	# T = 40; node0 ceil(256*32/40) = ceil(204.8) = 205, node1 ceil(256*8/40) = ceil(51.2) = 52; all pods meet E
 	assert_equal "$(inflight 6.18.0 --max-active 256 --cpus 0-39)" 257
@@ -58,7 +58,7 @@ inflight() {
 	assert_line --regexp '^1 32-63 52$'
 }
 
-@test "same mask, four L3s per node, one of node 1's meets the mask (KERNEL.md §4.6 ex. 5)" {
+@test "same mask, four L3s per node, one of node 1's meets the mask (doc/kernel.md §4.6 ex. 5)" {
 	use_tree synth:2:32:4:1 6.18.0
 	# CPUs 40-63 sit in L3 pods that miss E: they charge the dfl counter (M): 205 + 52 + 256 = 513
 	assert_equal "$(inflight 6.18.0 --max-active 256 --cpus 0-39)" 513
@@ -69,7 +69,7 @@ inflight() {
 	assert_output --partial '{"node":null,"cpus":"40-63","limit":256}'
 }
 
-@test "scope system spanning nodes: one node-less counter (KERNEL.md §4.6 ex. 2)" {
+@test "scope system spanning nodes: one node-less counter (doc/kernel.md §4.6 ex. 2)" {
 	use_tree synth:2:32:1:1 6.18.0
 	# 2 nodes x 32, full mask, M = 256: cache scope 128 + 128 = 256; system: dfl only = 256
 	assert_equal "$(inflight 6.18.0 --max-active 256)" 256
@@ -160,7 +160,7 @@ inflight() {
 }
 
 # --from: 4 nodes x 4 CPUs, one L3 per node, M = 16, mask 4-9 (node 1 + half
-# of node 2). Era C (KERNEL.md 4.3): T = 6, node1 = clamp(ceil(16*4/6) = 11,
+# of node 2). Era C (doc/kernel.md §4.3): T = 6, node1 = clamp(ceil(16*4/6) = 11,
 # 8, 16) = 11, node2 = clamp(ceil(16*2/6) = 6, 8, 16) = 8; a CPU whose cache
 # pod misses the mask maps to E, which spans nodes: the dfl counter (16).
 from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n' | sed -n 's/.*"max_inflight":\([0-9]*\).*/\1/p'; }

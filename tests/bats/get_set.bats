@@ -97,7 +97,7 @@ nice = 0"
 }
 
 @test "--kernel decides the max_active limit" {
-	# a 6.8 tree: limit 512; claiming 6.18 raises it to 2048 (KERNEL.md §3)
+	# a 6.8 tree: limit 512; claiming 6.18 raises it to 2048 (doc/kernel.md §3)
 	use_tree vmware_fpe 6.8.0
 	run wq set writeback max_active=2000
 	assert_equal "$status" 2

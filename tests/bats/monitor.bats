@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# monitor (SPEC §2): options, columns and refusals that need no tracefs.
+# monitor (wqctl(8), COMMANDS): options, columns and refusals that need no tracefs.
 # The tracepoint reading itself is in tests/live/monitor.bats; the
 # bookkeeping (rates, pending, in flight, percentiles) in tests/unit/test-monitor.c.
 load helpers

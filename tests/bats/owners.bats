@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Owner devices (SPEC §5): dm-crypt, SCSI and iSCSI hosts in a sysroot with udev data.
+# Owner devices (wqctl.profile(5), OWNERS): dm-crypt, SCSI and iSCSI hosts in a sysroot with udev data.
 load helpers
 
 setup() {

@@ -5,7 +5,7 @@
 # ones QEMU was given (tests/vm/run.sh):
 #   even    4 nodes x 4 CPUs: {0-3} {4-7} {8-11} {12-15}, one L3 per node
 #   uneven  one socket, nodes {0,4} {1,5} {2,6,8,10} {3,7,9,11-15}
-# so every expected figure below comes from those layouts and KERNEL.md,
+# so every expected figure below comes from those layouts and doc/kernel.md,
 # not from wqctl; the probe rows of the VM tier measured the same figures
 # on the running kernels.
 load helpers
@@ -76,7 +76,7 @@ cpus_of() { # JSON topology, row name -> its "cpus"
 	use_real debian-6.1-even-set1
 	assert_equal "$(cat "$(WQDIR)/wqprobe/max_active")" 1
 	assert_equal "$(cat "$(WQDIR)/wqprobe/numa")" 1
-	# KERNEL.md 4.1: not ordered; E = all CPUs, 4 nodes with their own pwq -> 1 x 4
+	# doc/kernel.md §4.1: not ordered; E = all CPUs, 4 nodes with their own pwq -> 1 x 4
 	run wq explain -J wqprobe
 	assert_success
 	output=$(echo "$output" | tr -d ' \n')
@@ -110,7 +110,7 @@ cpus_of() { # JSON topology, row name -> its "cpus"
 
 @test "Debian 6.12: created with 16, set to 1: split across 4 nodes, 1 each (4)" {
 	use_real debian-6.12-even-set1
-	# KERNEL.md 4.3: M = 1 lowers min_active to 1; node_max = clamp(ceil(1*4/16), 1, 1) = 1 per node
+	# doc/kernel.md §4.3: M = 1 lowers min_active to 1; node_max = clamp(ceil(1*4/16), 1, 1) = 1 per node
 	run wq explain -J wqprobe
 	output=$(echo "$output" | tr -d ' \n')
 	assert_output --partial '"max_inflight":4'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Large trees from tests/fixtures/mkscale.sh (issue 15): the generator makes
 # the machine and the mix it is asked for, and the figures wqctl prints for
-# thousands of workqueues sharing a few models are the ones KERNEL.md §4.3
+# thousands of workqueues sharing a few models are the ones doc/kernel.md §4.3
 # gives by hand (max_active split across nodes by online CPUs in the mask,
 # each node at least min_active = min(8, max_active)).
 load helpers

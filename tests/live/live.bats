@@ -33,7 +33,7 @@ teardown() {
 @test "live: show lists writeback and blkcg_punt_bio with MAX_INFLIGHT" {
 	run "$WQCTL" show -P -o NAME,MAX_ACTIVE,MAX_INFLIGHT writeback blkcg_punt_bio
 	assert_success
-	# one node: era C puts every CPU on node 0, whose limit is max_active (KERNEL.md §4.6 ex. 1)
+	# one node: era C puts every CPU on node 0, whose limit is max_active (doc/kernel.md §4.6 ex. 1)
 	m=$(cat $WQ/writeback/max_active)
 	assert_line "NAME=\"writeback\" MAX_ACTIVE=\"$m\" MAX_INFLIGHT=\"$m\""
 	m=$(cat $WQ/blkcg_punt_bio/max_active)

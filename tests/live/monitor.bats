@@ -105,7 +105,7 @@ throttle_run() {
 }
 
 @test "monitor: THROTTLED counts work held back by max_active (none at 1024, some at 1)" {
-	# KERNEL.md §8: activate_work fires at queue time when a max_active slot is free,
+	# doc/kernel.md §8: activate_work fires at queue time when a max_active slot is free,
 	# else when one frees. With 1024 slots none waits; with 1, of three works queued
 	# together at least the second and third wait for the first.
 	echo 1024 >"$WB/max_active"

@@ -16,7 +16,7 @@ setup_file() {
 
 commands() { wqctl __complete commands; }
 
-@test "the command list is not empty and has every SPEC command" {
+@test "the command list is not empty and has every command of wqctl(8)" {
 	run commands
 	assert_success
 	for c in show get set knob topology explain check profile apply verify revert snapshot dump monitor; do
@@ -120,4 +120,24 @@ comp() {
 	for w in scsi_tmf_N iscsi_ctrl_N:SID 0xMASK owner.KEY; do
 		grep -qF -- "$w" <<<"$text" || fail "wqctl(8) does not read '$w'"
 	done
+}
+
+@test "the repository stands alone: no file points at ../shared, KERNEL.md or SPEC.md (issue 45)" {
+	cd "$TOP"
+	[ -d .git ] || skip "not a git checkout"
+	run git grep -nI -e '\.\./shared' -e 'KERNEL\.md' -e 'SPEC\.md' -e 'SPEC §' -- . ':!tests/meta/meta.bats'
+	assert_failure 1
+	assert_output ""
+}
+
+@test "every 'doc/kernel.md §N' a file cites is a section of doc/kernel.md" {
+	cd "$TOP"
+	[ -d .git ] || skip "not a git checkout"
+	local sec cited=0
+	while read -r sec; do
+		cited=$((cited + 1))
+		grep -q "^##* §${sec}[ .]" doc/kernel.md || grep -q "^##* §${sec}\$" doc/kernel.md ||
+			{ echo "doc/kernel.md has no §$sec"; return 1; }
+	done < <(git grep -hoIE 'doc/kernel\.md §[0-9]+(\.[0-9]+)?' | sed 's/.*§//' | sort -u)
+	[ "$cited" -ge 8 ]
 }

@@ -11,7 +11,7 @@
 #include "lib/cpuset.h"
 #include "tap.h"
 
-/* Expected masks are spelled out by hand from the %*pb rules (KERNEL.md §1). */
+/* Expected masks are spelled out by hand from the %*pb rules (doc/kernel.md §1). */
 static char *repeat_chunks(const char *top, const char *chunk, int n)
 {
 	size_t len = strlen(top) + (size_t)n * (strlen(chunk) + 1) + 1;

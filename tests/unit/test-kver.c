@@ -43,7 +43,7 @@ int main(void)
 	ok(wq_kver_parse("6.x", &kv) < 0, "non-numeric minor rejected");
 	ok(wq_kver_parse("6.8.4x", &kv) < 0, "junk after patch rejected");
 
-	/* eras, KERNEL.md §4 */
+	/* eras, doc/kernel.md §4 */
 	ok(era("3.10.0", -1) == WQ_ERA_A, "3.10 is era A");
 	ok(era("6.5.13", -1) == WQ_ERA_A, "6.5 is era A");
 	ok(era("6.6.0", -1) == WQ_ERA_B, "6.6.0 is era B");
@@ -62,7 +62,7 @@ int main(void)
 		ok(wq_kver_max_active(&u, 1, 8) == 0, "unknown kernel: unknown limit");
 	}
 
-	/* limits, KERNEL.md §3 */
+	/* limits, doc/kernel.md §3 */
 	ok(limit("6.1.0", 1, 96) == 512, "6.1 unbound, 96 CPUs: max(512, 384) = 512");
 	ok(limit("6.1.0", 1, 256) == 1024, "6.1 unbound, 256 CPUs: 4 x 256 = 1024");
 	ok(limit("6.1.0", 0, 256) == 512, "6.1 per-cpu: 512");
@@ -71,7 +71,7 @@ int main(void)
 	ok(limit("6.13.0", 1, 2) == 2048, "6.13: 2048");
 	ok(limit("6.18.0", 0, 2) == 2048, "6.18 per-cpu: 2048");
 
-	/* owners, SPEC §5 */
+	/* owners, wqctl.profile(5) OWNERS */
 	wq_owner_from_name("kcryptd-253:0-1", &o);
 	is_str(wq_owner_format(&o, buf, sizeof(buf)), "block:253:0", "kcryptd owner");
 	wq_owner_from_name("kcryptd_io-8:16-12", &o);

@@ -221,7 +221,7 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		# exit codes as on the host
 		while read -r _ rc cmd; do
 			want=${HOSTRC[$cmd]:-0}
-			# 6.1 has no affinity scopes: the knob is unknown there (exit 2, as SPEC §7)
+			# 6.1 has no affinity scopes: the knob is unknown there (exit 2, as wqctl(8) EXIT STATUS says)
 			[ "$cmd" = "knob default_affinity_scope" ] && [ ! -f "$dump/sys/module/workqueue/parameters/default_affinity_scope" ] && want=2
 			if [ "$rc" = "$want" ]; then ok "$tag: wqctl $cmd exits $rc as on the host"
 			else notok "$tag: wqctl $cmd exits $rc, on the host $want" \
