@@ -500,10 +500,9 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		cli_err(cli, "experiment: --save '%s': a name is letters, digits, '.', '_' and '-'", e->save);
 		return EXIT_USAGE;
 	}
-	if (!e->nsets && !e->profiles) {
-		cli_err(cli, "experiment: nothing to compare: give --set 'WQ ATTR=V1,V2' or --profile a,b");
-		return EXIT_USAGE;
-	}
+	/* no setting: the system as found, one setting (a baseline to --compare against later) */
+	if (!e->nsets && !e->profiles && !(e->profiles = strdup("none")))
+		return EXIT_FAIL;
 	if (!e->ncmd) {
 		cli_err(cli, "experiment: no workload: put the command after --");
 		return EXIT_USAGE;
@@ -517,15 +516,6 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
-}
-
-static uint64_t fresh_seed(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	/* a printable seed a person can type again */
-	return ((uint64_t)ts.tv_sec * 1000003u + (uint64_t)ts.tv_nsec / 1000u + (uint64_t)getpid()) % 1000000000u;
 }
 
 /* The progress line after each measured run: on a terminal, or with -v. */
@@ -549,14 +539,12 @@ static int build(struct xp *x)
 
 	if (e->compare && (r = wq_exp_load(e)) < 0)
 		return r == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
-	if (e->cwd) {
-		int dfd = open(e->cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (dfd < 0) {
-			cli_err(x->cli, "experiment: %s ran in %s: %s", e->compare, e->cwd, strerror(errno));
-			return EXIT_FAIL;
-		}
-		close(dfd);
+	/* a baseline is not replaced by accident: checked before the first run, not after the last */
+	if (e->save && wq_exp_saved_exists(e, e->save) && !e->force) {
+		cli_err(x->cli,
+			"experiment: --save %s: a saved experiment of that name exists; add --force to replace it",
+			e->save);
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < e->nsets && rc == EXIT_OK; i++)
 		rc = axis_from_set(x, e->sets[i]);
@@ -608,7 +596,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if ((rc = build(&x)))
 		goto out;
 	if (!x.seed_given)
-		e->seed = fresh_seed();
+		e->seed = wq_exp_new_seed();
 	wq_exp_start(e);
 	metric_describe(&e->metric, desc, sizeof(desc));
 	was_auto = e->metric.kind == METRIC_AUTO;
@@ -682,17 +670,19 @@ const struct cmd cmd_experiment = {
     .options =
 	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
 	"                         several --set multiply into a grid\n"
-	"  --profile A,B,none     one axis of whole profiles; 'none' is the system as found\n"
+	"  --profile A,B,none     one axis of whole profiles; 'none' is the system as found (the\n"
+	"                         default without --set: one setting, a baseline for --compare)\n"
 	"  --runs N               measured runs per setting (default 5), interleaved in shuffled rounds\n"
 	"  --warmup N             unmeasured rounds first (default 0)\n"
 	"  --seed N               the shuffle's seed (default: a new one, printed)\n"
 	"  --metric SPEC          wall | fio:[read.|write.]bw|iops|clat_pN | re:REGEX | json:PATH\n"
 	"                         (default: fio:bw when the output is fio JSON, else wall)\n"
 	"  --better higher|lower  which way is better for re: and json: metrics (default higher)\n"
-	"  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json\n"
+	"  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json (--force replaces)\n"
 	"  --compare NAME         run a saved experiment again; exit 3 when a setting regressed\n"
 	"  --threshold PCT        --compare: noise band widened by PCT percent of the baseline median (default 5)\n"
 	"  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
-	"  --force                allow max_active values that lower min_active (kernel >= 6.9)\n"
+	"  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"
+	"                         saved experiment of the --save name\n"
 	"  --no-monitor           do not trace the workqueues under test\n",
 };

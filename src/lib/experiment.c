@@ -57,6 +57,15 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+uint64_t wq_exp_new_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* a printable seed a person can type again */
+	return ((uint64_t)ts.tv_sec * 1000003u + (uint64_t)ts.tv_nsec / 1000u + (uint64_t)getpid()) % 1000000000u;
+}
+
 void wq_exp_init(struct wq_exp *e, struct wq_ctx *ctx)
 {
 	memset(e, 0, sizeof(*e));
@@ -826,6 +835,14 @@ static void fill_doc(FILE *f, const void *data)
 	fputc('\n', f);
 }
 
+bool wq_exp_saved_exists(const struct wq_exp *e, const char *name)
+{
+	char rel[160];
+
+	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
+	return wq_root_exists(e->ctx->root, rel);
+}
+
 int wq_exp_save(struct wq_exp *e, json_object *doc)
 {
 	char rel[160];
@@ -882,6 +899,15 @@ int wq_exp_load(struct wq_exp *e)
 	if (r < 0) {
 		wq_log(e->ctx, WQ_LOG_ERR, "%s: not a saved experiment: %s", rel, r == -EINVAL ? why : wq_strerror(-r));
 		return -EIO;
+	}
+	if (b->cwd) {
+		int dfd = open(b->cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0) {
+			wq_log(e->ctx, WQ_LOG_ERR, "experiment: %s ran in %s: %s", e->compare, b->cwd, strerror(errno));
+			return -EIO;
+		}
+		close(dfd);
 	}
 	e->loaded = true;
 	/* the spec moves into this run's (exp_free frees it there) */

@@ -96,6 +96,8 @@ struct wq_exp {
 	bool warned_lingering;
 };
 
+/* A seed for the shuffle when none is given: below 10^9, printable, new each run. */
+uint64_t wq_exp_new_seed(void);
 /* Defaults: 5 runs, counters traced, threshold 5 %. */
 void wq_exp_init(struct wq_exp *e, struct wq_ctx *ctx);
 void wq_exp_free(struct wq_exp *e);
@@ -115,8 +117,8 @@ int wq_exp_build_cells(struct wq_exp *e);
 bool wq_exp_name_ok(const char *n);
 /*
  * --compare: read var/lib/wqctl/experiments/COMPARE.json (root's alone, every
- * field checked) and take its spec. -ENOENT when there is none; other -errno.
- * Logged.
+ * field checked) and take its spec; the directory it ran in must still be
+ * there. -ENOENT when there is none; other -errno. Logged.
  */
 int wq_exp_load(struct wq_exp *e);
 /* Match each cell with the baseline's runs of the same setting. */
@@ -150,6 +152,8 @@ double wq_exp_median(const double *v, size_t n);
 const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c);
 /* The whole experiment: what -J prints and --save keeps (the runs move into it). */
 struct json_object *wq_exp_document(struct wq_exp *e, bool restored);
+/* Is there a saved experiment of this name? */
+bool wq_exp_saved_exists(const struct wq_exp *e, const char *name);
 /* Keep doc as var/lib/wqctl/experiments/SAVE.json. 0 or -errno (logged). */
 int wq_exp_save(struct wq_exp *e, struct json_object *doc);
 

@@ -29,9 +29,6 @@ originals_back() {
 	assert_success
 	assert_output --partial "--set 'WQ ATTR=V1,V2'"
 	assert_output --partial "--compare NAME"
-	run wq experiment -- true
-	assert_failure 2
-	assert_output --partial "nothing to compare"
 	run wq experiment --set 'writeback max_active=8,16'
 	assert_failure 2
 	assert_output --partial "no workload"
@@ -367,4 +364,28 @@ EOF
 	run wq revert
 	assert_success
 	[ "$(cat "$W/writeback/max_active")" = 1024 ]
+}
+
+@test "no --set or --profile: one setting, the system as found, a baseline to save (issue 45)" {
+	run wq experiment --runs 1 -- true
+	assert_success
+	assert_line --regexp '^none +1 '
+	originals_back
+}
+
+@test "--save NAME does not replace a saved experiment unless --force, and says so before the first run (issue 45)" {
+	run wq experiment --runs 1 --save keep -- true
+	assert_success
+	local saved=$ROOT/var/lib/wqctl/experiments/keep.json
+	local sum
+	sum=$(md5sum <"$saved")
+	run wq experiment --runs 1 --save keep -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 2
+	assert_output "wqctl: experiment: --save keep: a saved experiment of that name exists; add --force to replace it"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	assert_equal "$(md5sum <"$saved")" "$sum"
+	run wq experiment --runs 1 --save keep --force -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_success
+	[ -e "$BATS_TEST_TMPDIR/ran" ]
+	grep -q '"touch"' "$saved"
 }
