@@ -74,8 +74,6 @@ const char *cli_nearest_attr(const char *word);
 void cli_no_such_wq(struct cli *cli, const char *name);
 /* Open the library context on first use; NULL after an error was printed. */
 struct wq_ctx *cli_ctx(struct cli *cli);
-/* Seconds on the monotonic clock (intervals, sampling windows, run times). */
-double cli_now(void);
 /* True if s has glob characters. */
 bool cli_is_glob(const char *s);
 /*

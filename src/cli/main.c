@@ -178,14 +178,6 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 	return cli->ctx;
 }
 
-double cli_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 bool cli_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;

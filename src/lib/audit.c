@@ -32,14 +32,6 @@ void wq_audit_on_signal(int sig)
 	stop = 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* comm of a pid, cached for the run (kworkers keep their pid) */
 struct comms {
 	struct {
@@ -334,8 +326,8 @@ int wq_audit_sample(struct wq_audit *a, double seconds)
 	bool f;
 	int r;
 
-	start = now();
-	while (!stop && now() - start < seconds) {
+	start = wq_mono_now();
+	while (!stop && wq_mono_now() - start < seconds) {
 		struct timespec ts = {0, 200 * 1000 * 1000};
 
 		nanosleep(&ts, NULL);
@@ -344,7 +336,7 @@ int wq_audit_sample(struct wq_audit *a, double seconds)
 		a->lost += l;
 		a->full |= f;
 	}
-	a->seconds = now() - start;
+	a->seconds = wq_mono_now() - start;
 	wq_trace_collect(a->trace, MAX_EVENTS, &l, &f);
 	a->lost += l;
 	a->full |= f;

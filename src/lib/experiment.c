@@ -49,14 +49,6 @@ int wq_exp_signalled(void)
 	return got_signal;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 uint64_t wq_exp_new_seed(void)
 {
 	struct timespec ts;
@@ -430,7 +422,7 @@ static int run_workload(struct wq_exp *e, struct wq_mon *m, struct run_out *o)
 		return -errno;
 	}
 	fflush(NULL);
-	start = now();
+	start = wq_mono_now();
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
@@ -472,7 +464,7 @@ static int run_workload(struct wq_exp *e, struct wq_mon *m, struct run_out *o)
 			open_ = false;
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			exited = true;
-			o->wall = now() - start;
+			o->wall = wq_mono_now() - start;
 			child_pid = 0;
 		}
 		if (e->trace && m && !got_signal)

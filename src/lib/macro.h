@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,15 @@ static inline uint64_t wq_text_hash(const char *s, size_t n)
 	for (; i < n; i++)
 		h0 = (h0 ^ (unsigned char)s[i]) * p;
 	return ((h0 * p ^ h1) * p ^ h2) * p ^ h3;
+}
+
+/* Seconds on the monotonic clock: what the run loops of experiment, audit and sampler time with. */
+static inline double wq_mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 #endif

@@ -43,14 +43,6 @@ void wq_sampler_on_signal(int sig)
 	stop = 1;
 }
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static double wall(void)
 {
 	struct timespec ts;
@@ -64,7 +56,7 @@ static void wait_until(double deadline)
 {
 	double left;
 
-	while (!stop && (left = deadline - mono()) > 0) {
+	while (!stop && (left = deadline - wq_mono_now()) > 0) {
 		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
 
 		nanosleep(&ts, NULL);
@@ -92,7 +84,7 @@ int wq_sampler_open(struct wq_ctx *ctx, unsigned int buffer_kb, double interval,
 		wq_sampler_free(s);
 		return r;
 	}
-	s->start = mono();
+	s->start = wq_mono_now();
 	*out = s;
 	return 0;
 }
@@ -108,7 +100,7 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 	if (stop)
 		return 0;
 	s->next++;
-	out->seconds = mono() - began;
+	out->seconds = wq_mono_now() - began;
 	r = flush ? wq_trace_flush(s->trace, s->mon) : wq_trace_read(s->trace, s->mon, &lost);
 	if (r < 0 || wq_mon_interval(s->mon, out->seconds, &out->rows, &out->n) < 0) {
 		wq_log(s->ctx, WQ_LOG_ERR, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(s->trace),
@@ -132,7 +124,7 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
 	if (s->done == 0)
 		return 0;
 	out->timestamp = wall();
-	out->seconds = mono() - s->start;
+	out->seconds = wq_mono_now() - s->start;
 	out->lost = s->lost;
 	out->intervals = s->done;
 	return wq_mon_summary(s->mon, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
