@@ -21,6 +21,8 @@ LINK_PKGS := inih
 
 BUILD ?= build
 SAN ?=
+# the check targets build with a job per CPU
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wvla
 CFLAGS ?= -O2 -g
@@ -104,16 +106,16 @@ run: deps
 
 # Every tier that needs no extra set-up, built with ASan+UBSan.
 check: deps
-	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
-	$(MAKE) $(FUZZ_BIN)
+	$(MAKE) -j$(NPROC) BUILD=build-san SAN=1 WERROR=1 all
+	$(MAKE) -j$(NPROC) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
+	$(MAKE) -j$(NPROC) $(FUZZ_BIN)
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
 		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
 		FUZZDIR=$(CURDIR)/$(BUILD)/fuzz FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) tests/run.sh unit bats style docs valgrind fuzz
 
 check-unit check-bats check-style check-docs check-valgrind: deps
-	$(MAKE) BUILD=build-san SAN=1 WERROR=1 all
-	$(MAKE) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
+	$(MAKE) -j$(NPROC) BUILD=build-san SAN=1 WERROR=1 all
+	$(MAKE) -j$(NPROC) WERROR=1 $(BUILD)/wqctl $(BUILD)/tests/libfailwrite.so man
 	@WQCTL=$(CURDIR)/build-san/wqctl WQCTL_PLAIN=$(CURDIR)/$(BUILD)/wqctl UNITDIR=$(CURDIR)/build-san/tests \
 		WQCTL_SHIM=$(CURDIR)/$(BUILD)/tests/libfailwrite.so MANDIR_BUILD=$(CURDIR)/$(BUILD)/man \
 		tests/run.sh $(@:check-%=%)
@@ -130,10 +132,21 @@ FUZZ_SECONDS ?= 600
 # make check's smoke run: this many inputs per harness from a fixed seed
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
-$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard src/lib/*.h)
+# The library is compiled once for every harness (it was compiled again for
+# each of the eight: 111 s of make check's build on 2 cores, now 20 s).
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-DWQCTL_VERSION='"$(VERSION)"' -DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
+	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
+$(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		$(PKG_CFLAGS) -Isrc/lib -o $@ $< $(LIB_SRC) $(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/libwq-fuzz.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/libwq-fuzz.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc/lib -o $@ $< $(BUILD)/fuzz/libwq-fuzz.a $(PKG_LIBS)
+-include $(FUZZ_LIB_OBJ:.o=.d)
 
 # Every harness for FUZZ_SECONDS (default 10 minutes) from the seeds; a finding
 # is saved under build/fuzz/ and fails the target.

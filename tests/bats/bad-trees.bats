@@ -5,8 +5,7 @@
 load helpers
 
 setup() {
-	use_tree x86_64-64cpu 6.18.0
-	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	use_tree x86_64-64cpu 6.18.0 owners
 	BEFORE=$(tree_sum)
 }
 

@@ -3,8 +3,7 @@
 load helpers
 
 setup() {
-	use_tree vmware_fpe 6.18.0
-	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	use_tree vmware_fpe 6.18.0 owners
 	PD=$BATS_TEST_TMPDIR/profiles
 	mkdir -p "$PD"
 	BEFORE=$(tree_sum)

@@ -224,8 +224,7 @@ kcryptd_io-253:0-1"
 }
 
 @test "show -J: a boolean a workqueue does not have is null, not false (per-cpu strict, scope_default)" {
-	use_tree vmware_fpe 6.18.0
-	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	use_tree vmware_fpe 6.18.0 owners
 	run bash -c "'$WQCTL' --sysroot '$ROOT' show -J -o NAME,STRICT,SCOPE kcryptd_io-253:0-1 writeback | tr -d ' \n'"
 	assert_output '{"workqueues":[{"name":"kcryptd_io-253:0-1","strict":null,"scope":null,"scope_default":null},{"name":"writeback","strict":false,"scope":"cache","scope_default":true}]}'
 }

@@ -8,7 +8,7 @@ DUMPS="arm-A510-A710-A715-X3 loongarch-kvm_on_loongson_3c6000 ppc64-POWER7-64cpu
 oracle() { cat "$ORACLE_DIR/$1.lscpu-expected.txt"; }
 
 # canonical form of a CPU list: expanded, one line
-canon() { expand "$1" | sort -n | paste -sd, -; }
+canon() { echo "$1" | canon_lines; }
 
 # the first parsable block of the oracle: CPU,Core,Socket,Node,,caches...
 parsable() { oracle "$1" | awk '/^# CPU,/ { if (seen++) exit; on = 1; next } on && /^[0-9]/ { print } on && !/^[0-9]/ { if (n++) exit }'; }
@@ -16,16 +16,14 @@ parsable() { oracle "$1" | awk '/^# CPU,/ { if (seen++) exit; on = 1; next } on 
 # groups of online CPUs sharing the oracle columns selected by awk expression KEY, one canonical list per line
 oracle_groups() {
 	parsable "$1" | awk -F, "{ k = $2; g[k] = g[k] (g[k] == \"\" ? \"\" : \",\") \$1 } END { for (k in g) print g[k] }" |
-		while read -r l; do canon "$l"; done | sort
+		canon_lines | sort
 }
 
 # pods of SCOPE from wqctl, restricted to online CPUs, one canonical list per line
 wq_groups() {
 	local online
-	online=$(canon "$(wq topology -r -n -o SCOPE,CPUS | awk '$1 == "online" { print $2 }')")
-	wq topology --scope "$2" -r -n -o CPUS | while read -r l; do
-		comm -12 <(expand "$l" | sort) <(echo "$online" | tr , '\n' | sort) | sort -n | paste -sd, -
-	done | grep . | sort
+	online=$(wq topology -r -n -o SCOPE,CPUS | awk '$1 == "online" { print $2 }')
+	wq topology --scope "$2" -r -n -o CPUS | canon_lines "$online" | sort
 }
 
 @test "nodes and their CPUs match lscpu on every dump (sparse ids, CPU-less node, no node dir)" {
@@ -209,7 +207,7 @@ oracle_shards() { # DUMP SIZE
 			for (i = 1; i <= m; i++) { g = k "#" id[c[i]]; grp[g] = grp[g] (grp[g] == "" ? "" : ",") c[i] }
 		}
 		for (g in grp) print grp[g]
-	}' | while read -r l; do canon "$l"; done | sort
+	}' | canon_lines | sort
 }
 
 shard_size() { chmod u+w "$ROOT/sys/module/workqueue/parameters/cache_shard_size"; echo "$1" >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Live tier: the real kernel's /sys. Every value changed is restored in
 # teardown, even when a test fails.
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 WQ=/sys/devices/virtual/workqueue
 

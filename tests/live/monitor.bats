@@ -4,8 +4,8 @@
 # own counts the same queue_work events as an oracle. Every instance, mount
 # and loop device is removed, even when a test fails.
 bats_require_minimum_version 1.5.0
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 T=/sys/kernel/tracing
 WB=/sys/devices/virtual/workqueue/writeback

@@ -3,8 +3,8 @@
 # namespace of our own: veth pairs, a bridge and a VLAN on them, and a
 # route. Virtual devices report no NUMA node, so the documented fallback
 # applies.
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 
 setup_file() {

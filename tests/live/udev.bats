@@ -2,8 +2,8 @@
 # Live tier: a real systemd-udevd runs the shipped rule (RUN pointed at this
 # build and a test profile); an add event for writeback applies the profile.
 # udevd is stopped by its pid and every value is restored, even on failure.
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 WQ=/sys/devices/virtual/workqueue
 RULE=/run/udev/rules.d/60-wqctl-test.rules

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Meta-test: every command answers --help, appears in wqctl(8), and is
 # offered by the bash, zsh and fish completions (as git's t0012 does for help).
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 setup_file() {
 	: "${WQCTL:?}"
@@ -141,4 +141,17 @@ comp() {
 			{ echo "doc/kernel.md has no §$sec"; return 1; }
 	done < <(git grep -hoIE 'doc/kernel\.md §[0-9]+(\.[0-9]+)?' | sed 's/.*§//' | sort -u)
 	[ "$cited" -ge 8 ]
+}
+
+@test "a CLI test file that defines its own teardown unmounts its overlay tree (drop_tree)" {
+	# helpers.bash's teardown unmounts the test's copy-on-write tree; a file's own
+	# teardown replaces it, and a forgotten drop_tree leaves a mount per test
+	local f n=0
+	for f in "$TOP"/tests/bats/*.bats; do
+		grep -q '^teardown()' "$f" || continue
+		n=$((n + 1))
+		sed -n '/^teardown()/,/^}/p' "$f" | grep -q drop_tree || { echo "$f: teardown without drop_tree"; return 1; }
+	done
+	grep -q '^teardown() { drop_tree; }' "$TOP/tests/bats/helpers.bash"
+	echo "# $n files with their own teardown" >&3
 }

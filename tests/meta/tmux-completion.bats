@@ -4,8 +4,8 @@
 # capture-pane (issue 14 item 1). Every case types a partial line, presses
 # Tab (twice to list), and for a completed word one more key, X, so that a
 # trailing space shows on screen.
-bats_load_library bats-support
-bats_load_library bats-assert
+# shellcheck source=../assert.bash
+source "$BATS_TEST_DIRNAME/../assert.bash"
 
 setup_file() {
 	: "${WQCTL:?}"
@@ -47,27 +47,43 @@ teardown_file() {
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 }
 
-# screen LINE KEYS...: type LINE, press each key, print the screen's last lines. Each key
-# waits until the screen stops changing (a completion runs wqctl, slower under ASan).
+# settle: wait until the screen holds still for 0.15 s (three equal captures 0.05 s
+# apart; 10 s at most), so a completion that runs wqctl (slower under ASan) has drawn all of it
+settle() {
+	local prev cur same=0 i
+	prev=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+	for ((i = 0; i < 200 && same < 3; i++)); do
+		sleep 0.05
+		cur=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+		if [ "$cur" = "$prev" ]; then same=$((same + 1)); else same=0 prev=$cur; fi
+	done
+}
+
+# screen LINE KEYS...: type LINE, press the keys, print the screen's last lines once it has
+# changed (10 s at most) and then holds still.
 screen() {
-	local line=$1 k before after i
+	local line=$1 before after i
 	shift
 	tmux -L "$SOCK" send-keys -t "$S" C-c
-	sleep 0.1
 	tmux -L "$SOCK" send-keys -t "$S" clear Enter
-	sleep 0.3
-	tmux -L "$SOCK" send-keys -t "$S" -l "$line"
-	sleep 0.2
-	for k in "$@"; do
-		before=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
-		tmux -L "$SOCK" send-keys -t "$S" "$k"
-		for ((i = 0; i < 50; i++)); do
-			sleep 0.2
-			after=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
-			[ "$after" != "$before" ] && break
-		done
-		sleep 0.3
+	# cleared: the screen is the prompt alone ('$' bash, '%' zsh)
+	for ((i = 0; i < 200; i++)); do
+		case $(tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$') in '$' | '%') break ;; esac
+		sleep 0.05
 	done
+	tmux -L "$SOCK" send-keys -t "$S" -l "$line"
+	settle
+	# the keys go in one burst, as fast typing does: readline takes them in order,
+	# each completion done before the next key is read (a first Tab that only
+	# rings the bell changes nothing on screen, so waiting per key cost 10 s)
+	before=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+	tmux -L "$SOCK" send-keys -t "$S" "$@"
+	for ((i = 0; i < 200; i++)); do
+		sleep 0.05
+		after=$(tmux -L "$SOCK" capture-pane -t "$S" -p)
+		[ "$after" != "$before" ] && break
+	done
+	settle
 	tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$'
 }
 
