@@ -76,6 +76,8 @@ void cli_no_such_wq(struct cli *cli, const char *name);
 struct wq_ctx *cli_ctx(struct cli *cli);
 /* True if s has glob characters. */
 bool cli_is_glob(const char *s);
+/* Each line of text as its own "OBJECT: line" error. */
+void cli_err_lines(struct cli *cli, const char *object, const char *text);
 /*
  * Resolve name/glob arguments to sorted, unique workqueue names. Every
  * argument that matches nothing is reported. Returns EXIT_OK, EXIT_SOME_EXIST

@@ -172,9 +172,11 @@ static void outside_notes(struct wq_ctx *ctx, const struct wq_info *info, const 
 	if (!strcmp(knob->owner, "btrfs"))
 		wq_explain_note(ex, "btrfs: %s; %d on this machine; change it with '%s' (%s)", knob->knob,
 				wq_btrfs_thread_pool_default(ctx), knob->how, knob->source);
-	else
+	else if (knob->knob)
 		wq_explain_note(ex, "%s: %s%s%s (%s)", knob->owner, knob->knob, knob->how ? "; " : "",
 				knob->how ? knob->how : "", knob->source);
+	else
+		wq_explain_note(ex, "%s offers no setting for it: %s (%s)", knob->owner, knob->none, knob->source);
 }
 
 static int run(struct cli *cli, int argc, char **argv)
@@ -221,6 +223,18 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!wq_name_is_valid(argv[optind]) || wq_info_read(cli->ctx, argv[optind], &info) < 0) {
 		/* not in sysfs: most workqueues (btrfs, dm-zoned, drivers) are not WQ_SYSFS */
 		knob = wq_owner_knob_find(argv[optind]);
+		if (cli_is_glob(argv[optind])) {
+			cli_err(cli,
+				"%s: explain takes one workqueue's name, not a pattern (wqctl show '%s' lists "
+				"those in sysfs)",
+				argv[optind], argv[optind]);
+			return EXIT_USAGE;
+		}
+		/* an owner whose workqueues this kernel puts in sysfs: the device is absent */
+		if (!ma && knob && wq_owner_knob_in_sysfs(cli->ctx, knob)) {
+			cli_no_such_wq(cli, argv[optind]);
+			return EXIT_NONE_EXIST;
+		}
 		if (!ma && !knob) {
 			cli_err(cli,
 				"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "

@@ -15,6 +15,7 @@
 
 #include "../lib/kver.h"
 #include "../lib/macro.h"
+#include "../lib/ownerknob.h"
 #include "../lib/wq.h"
 #include "cli.h"
 
@@ -178,6 +179,16 @@ struct wq_ctx *cli_ctx(struct cli *cli)
 	return cli->ctx;
 }
 
+void cli_err_lines(struct cli *cli, const char *object, const char *text)
+{
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		cli_err(cli, "%s: %.*s", object, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+}
+
 bool cli_is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
@@ -214,8 +225,15 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 			const char *near =
 			    cli_is_glob(args[a]) ? NULL : cli_nearest(args[a], (const char *const *)all, nall);
 
+			const struct wq_owner_knob *k = wq_owner_knob_for(args[a]);
+			char why[768];
+
 			missing++;
-			if (report_missing && near)
+			/* a workqueue its owner keeps out of sysfs: say so, and what to change instead */
+			if (report_missing && k && !(near && wq_owner_knob_in_sysfs(ctx, k)) &&
+			    wq_owner_knob_absent(ctx, args[a], why, sizeof(why)) == 0)
+				cli_err_lines(cli, args[a], why);
+			else if (report_missing && near)
 				cli_err(cli, "%s: no such workqueue; did you mean '%s'?", args[a], near);
 			else if (report_missing)
 				cli_err(cli, "%s: %s", args[a],
@@ -273,9 +291,15 @@ void cli_no_such_wq(struct cli *cli, const char *name)
 	size_t nall = 0;
 	const char *near = NULL;
 
+	const struct wq_owner_knob *k = wq_owner_knob_for(name);
+	char why[768];
+
 	if (cli->ctx && wq_list(cli->ctx, &all, &nall) == 0)
 		near = cli_nearest(name, (const char *const *)all, nall);
-	if (near)
+	if (cli->ctx && k && !(near && wq_owner_knob_in_sysfs(cli->ctx, k)) &&
+	    wq_owner_knob_absent(cli->ctx, name, why, sizeof(why)) == 0)
+		cli_err_lines(cli, name, why);
+	else if (near)
 		cli_err(cli, "%s: no such workqueue; did you mean '%s'?", name, near);
 	else
 		cli_err(cli, "%s: no such workqueue", name);

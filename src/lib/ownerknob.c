@@ -2,14 +2,20 @@
 /* Owners whose workqueues live outside sysfs and the knob each offers for them. */
 #include "ownerknob.h"
 
+#include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 
+#include <string.h>
+
+#include "kver.h"
 #include "macro.h"
 #include "topo.h"
 
 static const struct wq_owner_knob knobs[] = {
     {
 	.pattern = "btrfs-*",
+	.example = "btrfs-endio-write",
 	.owner = "btrfs",
 	.knob = "the thread_pool=N mount option sets max_active of its workqueues (default min(online CPUs + 2, "
 		"8))",
@@ -20,17 +26,21 @@ static const struct wq_owner_knob knobs[] = {
     {
 	/* 6.10+ in sysfs as kcryptd-MAJ:MIN-ID; before, in the tracepoints as kcryptd/MAJ:MIN */
 	.pattern = "kcryptd*",
+	.example = "kcryptd-253:0-1",
 	.owner = "dm-crypt",
 	.knob = "table options same_cpu_crypt (one per-CPU workqueue, max_active 1), submit_from_crypt_cpus, "
 		"no_read_workqueue, no_write_workqueue (bypass kcryptd)",
 	.how = "cryptsetup refresh --perf-same_cpu_crypt, --perf-no_read_workqueue, --perf-no_write_workqueue "
 	       "NAME (or dmsetup reload with the options)",
 	.source = "drivers/md/dm-crypt.c crypt_ctr_optional() and crypt_ctr() (alloc_workqueue of kcryptd)",
+	/* WQ_SYSFS and the MAJ:MIN-ID name from 6.10 (doc/kernel.md §6) */
+	.sysfs_from = {6, 10},
     },
     {
 	.pattern = "dmz_*",
+	.example = "dmz_cwq_dmz-0",
 	.owner = "dm-zoned",
-	.knob = "none: dm-zoned sizes its workqueues itself",
+	.none = "it sizes its workqueues itself",
 	.how = NULL,
 	.source = "drivers/md/dm-zoned-target.c dmz_ctr()",
     },
@@ -42,6 +52,54 @@ const struct wq_owner_knob *wq_owner_knob_find(const char *name)
 		if (fnmatch(knobs[i].pattern, name, 0) == 0)
 			return &knobs[i];
 	return NULL;
+}
+
+const struct wq_owner_knob *wq_owner_knob_for(const char *name_or_glob)
+{
+	const struct wq_owner_knob *k = wq_owner_knob_find(name_or_glob);
+
+	for (size_t i = 0; !k && i < ARRAY_SIZE(knobs); i++)
+		if (fnmatch(name_or_glob, knobs[i].example, 0) == 0)
+			k = &knobs[i];
+	return k;
+}
+
+bool wq_owner_knob_in_sysfs(struct wq_ctx *ctx, const struct wq_owner_knob *k)
+{
+	return k->sysfs_from[0] && ctx->kver.known &&
+	       wq_kver_cmp(&ctx->kver, k->sysfs_from[0], k->sysfs_from[1], 0) >= 0;
+}
+
+int wq_owner_knob_absent(struct wq_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	const struct wq_owner_knob *k = wq_owner_knob_for(name);
+	const char *ex = strpbrk(name, "*?[") ? NULL : name;
+	char dflt[64] = "";
+
+	if (!k)
+		return -ENOENT;
+	if (wq_owner_knob_in_sysfs(ctx, k)) {
+		snprintf(buf, len,
+			 "no such workqueue: %s's are in sysfs from %d.%d on, as %s, while the device that owns "
+			 "one exists; none does now",
+			 k->owner, k->sysfs_from[0], k->sysfs_from[1], k->example);
+		return 0;
+	}
+	if (!strcmp(k->owner, "btrfs") && wq_btrfs_thread_pool_default(ctx) > 0)
+		snprintf(dflt, sizeof(dflt), "; %d on this machine", wq_btrfs_thread_pool_default(ctx));
+	if (k->knob)
+		snprintf(buf, len,
+			 "not in sysfs: %s creates its workqueues without WQ_SYSFS, so they cannot be read or set\n"
+			 "instead, %s%s%s%s\n"
+			 "'wqctl explain %s' says what a value means here; 'wqctl monitor' shows their work",
+			 k->owner, k->knob, dflt, k->how ? ": " : "", k->how ? k->how : "", ex ? ex : k->example);
+	else
+		snprintf(buf, len,
+			 "not in sysfs: %s creates its workqueues without WQ_SYSFS and offers no setting for them "
+			 "(%s)\n"
+			 "'wqctl explain %s' says what their limits mean here; 'wqctl monitor' shows their work",
+			 k->owner, k->none, ex ? ex : k->example);
+	return 0;
 }
 
 int wq_btrfs_thread_pool_default(struct wq_ctx *ctx)

@@ -11,14 +11,28 @@
 
 struct wq_owner_knob {
 	const char *pattern; /* glob on the name as the tracepoints carry it */
+	const char *example; /* a name the owner creates, for a glob the user typed */
 	const char *owner; /* "btrfs" */
-	const char *knob; /* what to set */
+	const char *knob; /* what to set, or NULL: the owner offers none */
+	const char *none; /* with no knob: why */
 	const char *how; /* how to change it at run time, or NULL */
 	const char *source; /* kernel source of the facts */
+	int sysfs_from[2]; /* in sysfs from this kernel on (major, minor), or 0 */
 };
 
 /* The row for a workqueue name, or NULL. */
 const struct wq_owner_knob *wq_owner_knob_find(const char *name);
+/* The row a name or a glob belongs to (a glob: the row whose example it matches), or NULL. */
+const struct wq_owner_knob *wq_owner_knob_for(const char *name_or_glob);
+/* Whether the row's workqueues are in sysfs on the context's kernel (an unknown kernel: no). */
+bool wq_owner_knob_in_sysfs(struct wq_ctx *ctx, const struct wq_owner_knob *k);
+/*
+ * Why NAME (a name or a glob) is absent from sysfs and what to change instead,
+ * into buf: lines (joined by '\n') each the rest of a "NAME: ..." message; 0 when a row knows it, -ENOENT
+ * when none does. Where the row's workqueues are in sysfs on this kernel, it
+ * says the device that makes one does not exist now.
+ */
+int wq_owner_knob_absent(struct wq_ctx *ctx, const char *name, char *buf, size_t len);
 /* btrfs's default thread_pool on this machine: min(online CPUs + 2, 8); 0 without a topology. */
 int wq_btrfs_thread_pool_default(struct wq_ctx *ctx);
 

@@ -245,6 +245,20 @@ from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n'
 	assert_success
 	assert_line "max_active:   64"
 	assert_output --partial "no_read_workqueue"
+	# 6.10+: kcryptd is in sysfs; a name that is not there is a device that is not there
+	run wq --kernel 6.18.0 explain kcryptd-253:0-1
+	assert_equal "$status" 32
+	assert_output --partial "kcryptd-253:0-1: no such workqueue: dm-crypt's are in sysfs from 6.10 on"
+	refute_output --partial "WQ_SYSFS"
+	# a pattern is not a name
+	run wq explain 'dmz_cwq*'
+	assert_equal "$status" 2
+	assert_output --partial "dmz_cwq*: explain takes one workqueue's name, not a pattern"
+	# dm-zoned: no setting, said as such
+	run wq explain dmz_cwq_dmz-0
+	assert_success
+	assert_output --partial "note: dm-zoned offers no setting for it: it sizes its workqueues itself"
+	refute_output --partial "dm-zoned: none"
 }
 
 @test "explain echoes what --cpus resolved to: node:0+5 is node 0 and CPU 5, node:0,1 nodes 0 and 1; CHARGED_BY names the queuing CPUs" {

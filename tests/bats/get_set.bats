@@ -201,3 +201,56 @@ nice = 0"
 	run wq --profile-dir "$BATS_TEST_TMPDIR/p" apply --profile bad
 	assert_line "wqctl: profiles: invalid, nothing applied"
 }
+
+# --- workqueues their owners keep out of sysfs (issue 45 item 1) ---------------
+
+@test "set, get and show of a btrfs workqueue say it is outside sysfs and that thread_pool= is the setting" {
+	# x86_64-dell_e4310: 4 online CPUs (lscpu), so thread_pool defaults to min(4 + 2, 8) = 6
+	use_tree x86_64-dell_e4310 6.18.0
+	before=$(tree_sum)
+	run wq set btrfs-endio-write max_active=8
+	assert_equal "$status" 32
+	assert_line "wqctl: btrfs-endio-write: not in sysfs: btrfs creates its workqueues without WQ_SYSFS, so they cannot be read or set"
+	assert_line --partial "btrfs-endio-write: instead, the thread_pool=N mount option sets max_active"
+	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT"
+	refute_output --partial "no such workqueue"
+	assert_equal "$(tree_sum)" "$before"
+	run wq get btrfs-endio-write
+	assert_equal "$status" 32
+	assert_output --partial "btrfs-endio-write: not in sysfs: btrfs creates"
+	# a pattern that only btrfs's names match: the same, with an example name to explain
+	run wq show 'btrfs*'
+	assert_equal "$status" 32
+	assert_output --partial "btrfs*: not in sysfs: btrfs creates"
+	assert_output --partial "'wqctl explain btrfs-endio-write' says what a value means here"
+	# a pattern that matches nothing known stays as it was
+	run wq show 'nosuch*'
+	assert_equal "$status" 32
+	assert_output "wqctl: nosuch*: no workqueue matches"
+}
+
+@test "dm-zoned's workqueues: outside sysfs with no setting; kcryptd: absent device on 6.10+, dm-crypt's options before" {
+	run wq get dmz_cwq_dmz-0
+	assert_equal "$status" 32
+	assert_output --partial "dmz_cwq_dmz-0: not in sysfs: dm-zoned creates its workqueues without WQ_SYSFS and offers no setting for them"
+	refute_output --partial "none:"
+	# 6.18: kcryptd-MAJ:MIN-ID is in sysfs while its device exists; here the tree's one device is gone
+	rm -rf "$(WQDIR)"/kcryptd*
+	run wq set kcryptd-253:7-1 max_active=4
+	assert_equal "$status" 32
+	assert_output --partial "kcryptd-253:7-1: no such workqueue: dm-crypt's are in sysfs from 6.10 on"
+	refute_output --partial "WQ_SYSFS"
+	# 6.8: not in sysfs at all; the table options are the setting
+	use_tree vmware_fpe 6.8.0
+	run wq get kcryptd-253:7-1
+	assert_equal "$status" 32
+	assert_output --partial "not in sysfs: dm-crypt creates its workqueues without WQ_SYSFS"
+	assert_output --partial "cryptsetup refresh"
+}
+
+@test "a typo of a kcryptd workqueue that exists is still answered with its name" {
+	# vmware_fpe 6.18 has kcryptd-253:0-1 (mktree.sh's base set)
+	run wq get kcryptd-253:0-7
+	assert_equal "$status" 32
+	assert_output "wqctl: kcryptd-253:0-7: no such workqueue; did you mean 'kcryptd-253:0-1'?"
+}

@@ -91,7 +91,8 @@ static const char *fuzz_tree(void)
 	 * In memory where the machine has a tmpfs: the sysfs harness rewrites 14
 	 * files an input, and on the ext4 /tmp that was 70 s of a 20,000-input run.
 	 */
-	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/wqctl-fuzz-XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/wqctl-fuzz-XXXXXX",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 	if (!mkdtemp(dir))
 		abort();
 	atexit(fuzz_cleanup);
