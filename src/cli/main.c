@@ -194,6 +194,25 @@ bool cli_is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/*
+ * NAME (or a glob) names no workqueue in sysfs: one owned outside sysfs says
+ * so and what to change instead (unless a near name exists on a kernel that
+ * puts the owner's workqueues in sysfs: a typo), else the nearest name.
+ */
+static void say_missing(struct cli *cli, const char *name, const char *near)
+{
+	const struct wq_owner_knob *k = cli->ctx ? wq_owner_knob_for(name) : NULL;
+	char why[768];
+
+	if (k && !(near && wq_owner_knob_in_sysfs(cli->ctx, k)) &&
+	    wq_owner_knob_absent(cli->ctx, name, why, sizeof(why)) == 0)
+		cli_err_lines(cli, name, why);
+	else if (near)
+		cli_err(cli, "%s: no such workqueue; did you mean '%s'?", name, near);
+	else
+		cli_err(cli, "%s: %s", name, cli_is_glob(name) ? "no workqueue matches" : "no such workqueue");
+}
+
 int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***names, size_t *n, bool report_missing)
 {
 	struct wq_ctx *ctx = cli_ctx(cli);
@@ -225,19 +244,9 @@ int cli_resolve_targets(struct cli *cli, char **args, size_t nargs, char ***name
 			const char *near =
 			    cli_is_glob(args[a]) ? NULL : cli_nearest(args[a], (const char *const *)all, nall);
 
-			const struct wq_owner_knob *k = wq_owner_knob_for(args[a]);
-			char why[768];
-
 			missing++;
-			/* a workqueue its owner keeps out of sysfs: say so, and what to change instead */
-			if (report_missing && k && !(near && wq_owner_knob_in_sysfs(ctx, k)) &&
-			    wq_owner_knob_absent(ctx, args[a], why, sizeof(why)) == 0)
-				cli_err_lines(cli, args[a], why);
-			else if (report_missing && near)
-				cli_err(cli, "%s: no such workqueue; did you mean '%s'?", args[a], near);
-			else if (report_missing)
-				cli_err(cli, "%s: %s", args[a],
-					cli_is_glob(args[a]) ? "no workqueue matches" : "no such workqueue");
+			if (report_missing)
+				say_missing(cli, args[a], near);
 		}
 	}
 	for (size_t i = 0; i < nall; i++) {
@@ -291,18 +300,9 @@ void cli_no_such_wq(struct cli *cli, const char *name)
 	size_t nall = 0;
 	const char *near = NULL;
 
-	const struct wq_owner_knob *k = wq_owner_knob_for(name);
-	char why[768];
-
 	if (cli->ctx && wq_list(cli->ctx, &all, &nall) == 0)
 		near = cli_nearest(name, (const char *const *)all, nall);
-	if (cli->ctx && k && !(near && wq_owner_knob_in_sysfs(cli->ctx, k)) &&
-	    wq_owner_knob_absent(cli->ctx, name, why, sizeof(why)) == 0)
-		cli_err_lines(cli, name, why);
-	else if (near)
-		cli_err(cli, "%s: no such workqueue; did you mean '%s'?", name, near);
-	else
-		cli_err(cli, "%s: no such workqueue", name);
+	say_missing(cli, name, near);
 	wq_names_free(all, nall);
 }
 
