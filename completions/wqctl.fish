@@ -77,7 +77,7 @@ complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
 complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
 complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
 complete -c wqctl -n '__wqctl_using get' -l hex
-complete -c wqctl -n '__wqctl_using check' -l strict
+complete -c wqctl -n '__wqctl_using check verify' -l strict
 complete -c wqctl -n '__wqctl_using explain' -l max-active -r
 complete -c wqctl -n '__wqctl_using explain' -l min-active -r
 complete -c wqctl -n '__wqctl_using explain' -l cpus -r

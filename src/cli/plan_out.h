@@ -9,6 +9,8 @@
 
 int plan_print(struct cli *cli, const struct wq_plan *plan);
 int plan_list_columns(struct cli *cli);
+/* What the kernel will use of a change's new value (the EFFECTIVE column); malloc'ed. */
+char *plan_effective(struct cli *cli, const struct wq_change *c);
 #define PLAN_LOCK_WAIT_MS WQ_LOCK_WAIT_MS
 /* wq_plan_commit() as an exit code. */
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken);

@@ -603,3 +603,130 @@ writeback/nice: 0 -> 3"
 	assert_success
 	refute_output --partial "given twice"
 }
+
+# --- what apply leaves out (issue 45 item 2) ------------------------------------
+
+@test "apply says what it skipped and why: a section reaching no workqueue, btrfs's outside sysfs, another kernel's profile" {
+	# x86_64-dell_e4310: 4 online CPUs (lscpu), so btrfs's thread_pool defaults to min(4 + 2, 8) = 6
+	use_tree x86_64-dell_e4310 6.18.0
+	BEFORE=$(tree_sum)
+	prof p1 <<-'EOF2'
+		[workqueue btrfs-*]
+		max_active = 8
+		[workqueue nosuch]
+		nice = 1
+		[workqueue writeback]
+		nice = 2
+	EOF2
+	prof old <<-'EOF2'
+		[profile]
+		kernels = -6.5
+		[workqueue writeback]
+		max_active = 8
+	EOF2
+	# the other kernel's profile first: nothing written, and why
+	run wqp apply --profile old
+	assert_success
+	assert_output "skipped: $PD/old.conf:4: max_active on writeback: profile old is for kernels -6.5; this is 6.18.0
+nothing to change"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp apply --dry-run --profile old
+	assert_success
+	assert_output "skipped: $PD/old.conf:4: max_active on writeback: profile old is for kernels -6.5; this is 6.18.0"
+	# a dry run lists the skipped sections too, and writes nothing
+	run wqp apply --dry-run --profile p1
+	assert_success
+	assert_line "skipped: $PD/p1.conf:1: [workqueue btrfs-*]: no workqueue matches"
+	assert_line "  btrfs-*: not in sysfs: btrfs creates its workqueues without WQ_SYSFS, so they cannot be read or set"
+	assert_line --partial "  btrfs-*: instead, the thread_pool=N mount option sets max_active of its workqueues"
+	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT"
+	assert_line "skipped: $PD/p1.conf:3: [workqueue nosuch]: no workqueue matches"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# the apply: the same lines, then what it wrote
+	run wqp apply --profile p1
+	assert_success
+	assert_line "skipped: $PD/p1.conf:3: [workqueue nosuch]: no workqueue matches"
+	assert_line "writeback/nice: 0 -> 2"
+	[ "$(val writeback/nice)" = 2 ]
+	# -q: nothing on stdout
+	run wqp -q apply --profile p1
+	assert_success
+	assert_output ""
+}
+
+@test "apply -J: what changed (or would) and what was skipped, in one document" {
+	use_tree x86_64-dell_e4310 6.18.0
+	prof p1 <<-'EOF2'
+		[workqueue btrfs-*]
+		max_active = 8
+		[workqueue writeback]
+		nice = 2
+	EOF2
+	prof old <<-'EOF2'
+		[profile]
+		kernels = -6.5
+		[workqueue writeback]
+		max_active = 8
+	EOF2
+	wqp -J apply --dry-run --profile old >"$BATS_TEST_TMPDIR/dry.json"
+	python3 - "$BATS_TEST_TMPDIR/dry.json" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		assert d["plan"] == [], d
+		s, = d["skipped"]
+		assert (s["line"], s["attribute"], s["section"], s["status"], s["workqueues"]) == \
+		    (4, "max_active", None, "unsupported", ["writeback"]), s
+		assert s["why"] == "profile old is for kernels -6.5; this is 6.18.0", s
+	PY
+	wqp -J apply --dry-run --profile p1 >"$BATS_TEST_TMPDIR/dry1.json"
+	python3 - "$BATS_TEST_TMPDIR/dry1.json" "$ROOT" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		p, = d["plan"]
+		assert p == {"object": "writeback/nice", "path": sys.argv[2] + "/sys/devices/virtual/workqueue/writeback/nice",
+		             "old": "0", "new": "2", "effective": "2", "action": "write"}, p
+		assert [s["section"] for s in d["skipped"]] == ["btrfs-*"], d
+	PY
+	wqp -J apply --profile p1 >"$BATS_TEST_TMPDIR/apply.json"
+	python3 - "$BATS_TEST_TMPDIR/apply.json" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		assert d["changes"] == [{"object": "writeback/nice", "old": "0", "new": "2"}], d
+		s, = d["skipped"]
+		assert (s["line"], s["section"], s["status"]) == (1, "btrfs-*", "absent"), s
+		assert any("6 on this machine" in l for l in s["instead"]), s
+	PY
+	[ "$(val writeback/nice)" = 2 ]
+}
+
+@test "verify: a section for a device's workqueues with no such device is waiting, no failure; --strict demands it" {
+	# the tree's one dm-crypt device is gone; an iSCSI host never was
+	rm -rf "$(WQDIR)"/kcryptd*
+	BEFORE=$(tree_sum)
+	prof hot <<-'EOF2'
+		[workqueue kcryptd-*]
+		owner.DM_UUID = CRYPT-LUKS2-*
+		cpumask = local
+		[workqueue iscsi_q_*]
+		nice = -5
+		[workqueue writeback]
+		nice = 0
+	EOF2
+	run wqp verify --profile hot
+	assert_success
+	assert_line --regexp '^kcryptd-\* +waiting .*no workqueue with a matching owner: waiting for its device'
+	assert_line --regexp '^iscsi_q_\* +waiting .*no workqueue matches: waiting for its device'
+	assert_line --regexp '^writeback/nice +ok '
+	run wqp verify --strict --profile hot
+	assert_equal "$status" 3
+	# a section that is no device's stays absent, and fails without --strict
+	printf '[workqueue nvme-wq]\nnice = 1\n' | prof plain
+	run wqp verify --profile plain
+	assert_equal "$status" 3
+	assert_line --regexp '^nvme-wq +absent '
+	# apply says why it left the device sections out
+	run wqp apply --profile hot
+	assert_success
+	assert_line "skipped: $PD/hot.conf:1: [workqueue kcryptd-*]: no workqueue with a matching owner: waiting for its device (applied by the udev rule when it appears)"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}

@@ -87,6 +87,18 @@ int main(void)
 	wq_owner_from_name("kcryptd-253:0", &o);
 	ok(o.kind == WQ_OWNER_NONE, "kcryptd without id is not matched");
 
+	/* hot-plug sections: a device's name, or a glob whose fixed start begins one */
+	ok(wq_owner_pattern_is_device("kcryptd-253:0-1"), "a kcryptd name is a device's");
+	ok(wq_owner_pattern_is_device("kcryptd-*"), "kcryptd-* is a device's glob");
+	ok(wq_owner_pattern_is_device("kcryptd*"), "kcryptd* (kcryptd_io too) is a device's glob");
+	ok(wq_owner_pattern_is_device("scsi_*"), "scsi_* reaches SCSI hosts' workqueues");
+	ok(wq_owner_pattern_is_device("iscsi_q_*"), "iscsi_q_* is a device's glob");
+	ok(!wq_owner_pattern_is_device("*"), "* has no fixed start: not a device's");
+	ok(!wq_owner_pattern_is_device("writeback"), "writeback is no device's");
+	ok(!wq_owner_pattern_is_device("nvme-*"), "nvme-* has no owner rule");
+	ok(!wq_owner_pattern_is_device("kcryptd-253:0"), "a kcryptd name without its id matches nothing");
+	ok(!wq_owner_pattern_is_device("kcryptd-x*"), "kcryptd-x* cannot match a kcryptd name");
+
 	/* attribute values read from sysfs */
 	ok(wq_value_equal(WQ_V_SCOPE, "default (cache)", "default"), "'default (cache)' means 'default'");
 	ok(!wq_value_equal(WQ_V_SCOPE, "default (cache)", "cache"), "'default (cache)' is not 'cache'");
