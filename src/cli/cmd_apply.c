@@ -261,27 +261,6 @@ static int json_report(struct cli *cli, const struct wq_plan *plan, const struct
 	return json_print(doc);
 }
 
-/* "OBJECT: OLD -> NEW" for every value written, or "nothing to change". */
-static void report_changes(const struct wq_plan *plan)
-{
-	size_t written = 0;
-
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct wq_change *c = &plan->c[i];
-		_cleanup_free_ char *o = NULL;
-		_cleanup_free_ char *n = NULL;
-
-		if (c->state != WQ_CH_WRITTEN)
-			continue;
-		o = wq_value_display(c->type, c->old);
-		n = wq_value_display(c->type, c->now ? c->now : c->new);
-		printf("%s: %s -> %s\n", c->object, o ? o : c->old, n ? n : c->new);
-		written++;
-	}
-	if (!written)
-		puts("nothing to change");
-}
-
 /*
  * The boot unit's one line in the journal: which profiles, what was written;
  * trc is what the transaction returned, skipped the settings this machine
@@ -487,7 +466,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		else if (!cli->json) {
 			report_skips(&skips);
 			if (!dry)
-				report_changes(&plan);
+				plan_report_changes(&plan);
 		}
 	}
 	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */

@@ -75,6 +75,26 @@ int plan_print(struct cli *cli, const struct wq_plan *plan)
 	return rc;
 }
 
+void plan_report_changes(const struct wq_plan *plan)
+{
+	size_t written = 0;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct wq_change *c = &plan->c[i];
+		_cleanup_free_ char *o = NULL;
+		_cleanup_free_ char *n = NULL;
+
+		if (c->state != WQ_CH_WRITTEN)
+			continue;
+		o = wq_value_display(c->type, c->old);
+		n = wq_value_display(c->type, c->now ? c->now : c->new);
+		printf("%s: %s -> %s\n", c->object, o ? o : c->old, n ? n : c->new);
+		written++;
+	}
+	if (!written)
+		puts("nothing to change");
+}
+
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken)
 {
 	return wq_plan_commit(cli->ctx, plan, wait_ms, taken) < 0 ? EXIT_FAIL : EXIT_OK;

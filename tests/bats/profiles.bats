@@ -487,9 +487,12 @@ storage-sane-limits"
 	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/nice\t0\t0\t5')"
 	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t64')"
 	assert_line "$(printf 'sys/module/workqueue/parameters/watchdog_thresh\t0\t30\t11')"
+	# each value written back, in the journal's order, as apply prints its changes
 	run wq revert
 	assert_success
-	assert_output ""
+	assert_output "writeback/max_active: 64 -> 1024
+writeback/nice: 5 -> 0
+watchdog_thresh: 11 -> 30"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	# a dry run journals nothing
 	run wq set --dry-run writeback nice=1
@@ -507,13 +510,16 @@ storage-sane-limits"
 	assert_equal "$(val writeback/nice)" 6
 	run wqp revert
 	assert_success
-	assert_output "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_line "writeback/nice: 6 -> 0"
+	assert_line "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_equal "${#lines[@]}" 2
 	assert_equal "$(val writeback/nice)" 0
 	run wqp apply
 	assert_equal "$(val writeback/nice)" 6
 	run wqp profile off
 	assert_success
-	assert_output ""
+	# what it wrote back, as revert says it
+	assert_output "writeback/nice: 6 -> 0"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	run wqp profile current
 	assert_output ""
@@ -729,4 +735,16 @@ nothing to change"
 	assert_success
 	assert_line "skipped: $PD/hot.conf:1: [workqueue kcryptd-*]: no workqueue with a matching owner: waiting for its device (applied by the udev rule when it appears)"
 	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "revert after a set --force below min_active says min_active stays lowered (6.9+)" {
+	run wq set --force writeback max_active=4
+	assert_success
+	assert_output --partial "writeback/max_active: 1024 -> 4"
+	run wq revert
+	assert_success
+	assert_line "writeback/max_active: 4 -> 1024"
+	# doc/kernel.md §4: a max_active below min_active lowers min_active until the workqueue is recreated
+	assert_line "wqctl: writeback/max_active: min_active stays 4, as the earlier write below it left it, until the workqueue is recreated"
+	[ "$(val writeback/max_active)" = 1024 ]
 }
