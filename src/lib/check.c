@@ -181,7 +181,8 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 		emit(fn, data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", dir,
 		     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
 		     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
-		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each)",
+		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each; thread_pool=1 among its options "
+		     "in /etc/fstab keeps it after a reboot)",
 		     dev, n, tp ? "" : " (the default)", n, cpus, (long)n * cpus, dir, cpus);
 	}
 }

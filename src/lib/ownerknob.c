@@ -19,7 +19,8 @@ static const struct wq_owner_knob knobs[] = {
 	.owner = "btrfs",
 	.knob = "the thread_pool=N mount option sets max_active of its workqueues (default min(online CPUs + 2, "
 		"8))",
-	.how = "mount -o remount,thread_pool=N MOUNTPOINT",
+	.how = "mount -o remount,thread_pool=N MOUNTPOINT (thread_pool=N among its options in /etc/fstab keeps it "
+	       "after a reboot)",
 	.source = "fs/btrfs/super.c btrfs_init_fs_context() (default), btrfs_ctx_to_info() and "
 		  "btrfs_resize_thread_pool() (remount); fs/btrfs/disk-io.c btrfs_init_workqueues()",
     },

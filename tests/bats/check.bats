@@ -168,7 +168,7 @@ finding() { assert_line "$1 $2 $3"; }
 	# 64 online CPUs: the default 8 -> 512, thread_pool=16 -> 1024; thread_pool=1 -> 64
 	assert_line --partial 'TARGET="/data" MESSAGE="btrfs (/dev/sdb): thread_pool 8 (the default) is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 8 x 64 = 512'
 	assert_line --partial "TARGET=\"/fast\" MESSAGE=\"btrfs (/dev/sdc): thread_pool 16 is max_active"
-	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each)"
+	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each; thread_pool=1 among its options in /etc/fstab keeps it after a reboot)"
 	# 6.9 and later: one system-wide limit, nothing to say
 	run wq --kernel 6.9.0 check -r -n -o CODE
 	refute_output --partial btrfs

@@ -230,7 +230,7 @@ kcryptd-253:1-1/cpumask: 0-31 -> 0-3"
 	assert_equal "$status" 32
 	assert_line "wqctl: btrfs-endio-write: not in sysfs: btrfs creates its workqueues without WQ_SYSFS, so they cannot be read or set"
 	assert_line --partial "btrfs-endio-write: instead, the thread_pool=N mount option sets max_active"
-	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT"
+	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT (thread_pool=N among its options in /etc/fstab keeps it after a reboot)"
 	refute_output --partial "no such workqueue"
 	assert_equal "$(tree_sum)" "$before"
 	run wq get btrfs-endio-write

@@ -23,8 +23,8 @@ bad_profile() {
 	assert_equal "$(tree_sum)" "$BEFORE"
 }
 
-@test "round trip: snapshot, change, apply the snapshot, identical tree" {
-	wq snapshot >"$PD/snap.conf"
+@test "round trip: snapshot --all, change, apply the snapshot, identical tree" {
+	wq snapshot --all >"$PD/snap.conf"
 	run wq set writeback max_active=64 cpumask=0-3 nice=5 affinity_strict=1
 	assert_success
 	run wq set --force blkcg_punt_bio max_active=7
@@ -503,7 +503,7 @@ watchdog_thresh: 11 -> 30"
 	printf '[workqueue writeback]\nnice = 6\n' | prof p
 	run wqp profile use p
 	assert_success
-	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now"
+	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now (or 'wqctl profile use --now', which does both)"
 	assert_equal "$(val writeback/nice)" 0
 	run wqp profile use --now p
 	assert_success
@@ -747,4 +747,52 @@ nothing to change"
 	# doc/kernel.md §4: a max_active below min_active lowers min_active until the workqueue is recreated
 	assert_line "wqctl: writeback/max_active: min_active stays 4, as the earlier write below it left it, until the workqueue is recreated"
 	[ "$(val writeback/max_active)" = 1024 ]
+}
+
+@test "profile show keeps each profile's comment block and its kernels = line (issue 45 item 7)" {
+	printf '# mine: what it is for.\n#\n# Kernels: 6.6 and later.\n[profile]\ndescription = Mine\nkernels = 6.6-\n\n# not the header: a comment inside\n[workqueue writeback]\nnice = 1\n' | prof mine
+	run wqp profile show mine
+	assert_success
+	assert_output "# mine: $PD/mine.conf -- Mine
+# mine: what it is for.
+#
+# Kernels: 6.6 and later.
+# kernels = 6.6-
+
+[workqueue writeback]
+nice = 1 ; $PD/mine.conf:10"
+	# a shipped one: its purpose and evidence, and those of the profile it includes
+	run wq --profile-dir "$TOP/profiles" profile show legacy-numa
+	assert_success
+	assert_line "# Purpose: reproduce what unbound workqueues did up to 6.5 (one worker pool"
+	assert_line "# Purpose: unbound work (writeback, dm-crypt, block and filesystem"
+	assert_line "# kernels = 6.6-"
+}
+
+@test "snapshot leaves out what the kernel gives every workqueue, so that it pins nothing of this machine; --all keeps it" {
+	run wq set writeback cpumask=0-3 nice=-2
+	assert_success
+	run wq snapshot writeback blkcg_punt_bio
+	assert_success
+	# writeback: its own mask and nice; blkcg_punt_bio at the fixture's defaults: max_active alone
+	assert_output "[profile]
+description = snapshot (kernel 6.18.0)
+
+[workqueue blkcg_punt_bio]
+max_active = 1024
+
+[workqueue writeback]
+max_active = 1024
+cpumask = 0-3
+nice = -2
+
+# 6 values at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0)
+# left out, so that this profile pins nothing of this machine; --all writes them"
+	# the globals: the root mask of every possible CPU (0-31) is left out too
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+	assert_success
+	assert_line "watchdog_thresh = 30"
+	refute_line --regexp '^cpumask = '
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot --all | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+	assert_line "cpumask = 0-31"
 }
