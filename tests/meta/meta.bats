@@ -116,6 +116,8 @@ comp() {
 	for w in scsi_tmf_N iscsi_q_N 0xMASK owner.PROPERTY kcryptd-MAJ:MIN-ID; do
 		grep -qF -- "$w" <<<"$text" || fail "wqctl.profile(5) does not read '$w'"
 	done
+	# a key prefix that lost its placeholder reads as a stray full stop (issue 45)
+	! grep -nE 'owner\. ' <<<"$text" || fail "wqctl.profile(5) has 'owner.' with nothing after it"
 	text=$(MANWIDTH=100 man -l "$MAN8" 2>/dev/null | col -b)
 	for w in scsi_tmf_N iscsi_ctrl_N:SID 0xMASK owner.KEY; do
 		grep -qF -- "$w" <<<"$text" || fail "wqctl(8) does not read '$w'"
