@@ -18,7 +18,7 @@ setup_file() {
 	# a 4-node tree with dm-crypt and SCSI owners (names with ':'), and Debian 6.12's own dump
 	"$TOP/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$R" >/dev/null
 	"$TOP/tests/fixtures/mkowners.sh" "$R"
-	tar -C "$R612" -xzf "$TOP/tests/fixtures/real/debian-6.12-even.tar.gz"
+	tar -C "$R612" -xzf "$TOP/tests/fixtures/real/debian-6.12-even.tar.gz" --strip-components=1
 	# a tmux server of this file's own (its socket), killed at the end whatever happened; it
 	# must not hold bats' output descriptors, or bats waits for it
 	export S=wqctl-bats-$$ SOCK=wqctl-bats-$$
