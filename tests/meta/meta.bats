@@ -157,3 +157,14 @@ comp() {
 	grep -q '^teardown() { drop_tree; }' "$TOP/tests/bats/helpers.bash"
 	echo "# $n files with their own teardown" >&3
 }
+
+@test "the README's machine-modelling example, typed as written, prints what it says (issue 45)" {
+	local d=$BATS_TEST_TMPDIR/big
+	"$TOP/tests/fixtures/mktree.sh" synth:4:16:2:2 6.8.0 "$d" >/dev/null
+	run bash -c "'$WQCTL' --sysroot '$d' explain writeback --max-active 8 | grep max_inflight"
+	assert_success
+	# 6.8 applies max_active per CPU (doc/kernel.md §4): 8 x 4 nodes x 16 CPUs
+	assert_output "max_inflight: $((8 * 4 * 16))"
+	grep -qF 'max_inflight: 512' "$TOP/README.md"
+	grep -qF 'tests/fixtures/mktree.sh synth:4:16:2:2 6.8.0 /tmp/big' "$TOP/README.md"
+}
