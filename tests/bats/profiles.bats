@@ -612,6 +612,9 @@ writeback/nice: 0 -> 3"
 
 # --- what apply leaves out (issue 45 item 2) ------------------------------------
 
+# the profile 'old': for kernels up to 6.5, its writeback setting on line 4
+old_profile() { printf '[profile]\nkernels = -6.5\n[workqueue writeback]\nmax_active = 8\n' | prof old; }
+
 @test "apply says what it skipped and why: a section reaching no workqueue, btrfs's outside sysfs, another kernel's profile" {
 	# x86_64-dell_e4310: 4 online CPUs (lscpu), so btrfs's thread_pool defaults to min(4 + 2, 8) = 6
 	use_tree x86_64-dell_e4310 6.18.0
@@ -624,12 +627,7 @@ writeback/nice: 0 -> 3"
 		[workqueue writeback]
 		nice = 2
 	EOF2
-	prof old <<-'EOF2'
-		[profile]
-		kernels = -6.5
-		[workqueue writeback]
-		max_active = 8
-	EOF2
+	old_profile
 	# the other kernel's profile first: nothing written, and why
 	run wqp apply --profile old
 	assert_success
@@ -668,12 +666,7 @@ nothing to change"
 		[workqueue writeback]
 		nice = 2
 	EOF2
-	prof old <<-'EOF2'
-		[profile]
-		kernels = -6.5
-		[workqueue writeback]
-		max_active = 8
-	EOF2
+	old_profile
 	wqp -J apply --dry-run --profile old >"$BATS_TEST_TMPDIR/dry.json"
 	python3 - "$BATS_TEST_TMPDIR/dry.json" <<-'PY'
 		import json, sys
