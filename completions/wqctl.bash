@@ -5,7 +5,7 @@ _wqctl()
 	# '=' and ':' stay inside a word: ATTR=VALUE, kcryptd-253:0-1
 	_init_completion -n =: || return
 	local cmd="" sub="" i w
-	local -a pre=()
+	local -a pre=() wqs=()
 
 	# global options that change what is listed, passed on to __complete
 	for ((i = 1; i < cword; i++)); do
@@ -23,7 +23,11 @@ _wqctl()
 			continue ;;
 		-*) continue ;;
 		esac
-		if [[ -z $cmd ]]; then cmd=$w; elif [[ -z $sub ]]; then sub=$w; fi
+		if [[ -z $cmd ]]; then cmd=$w; else
+			[[ -z $sub ]] && sub=$w
+			# the workqueues a set names: ATTR=local is offered only where one has an owner
+			[[ $w != *=* ]] && wqs+=("$w")
+		fi
 	done
 	_wqctl_words() { wqctl "${pre[@]}" __complete "$@" 2>/dev/null | cut -d' ' -f1; }
 	# words with a trailing space, except those that end in '=' (a value follows)
@@ -80,7 +84,8 @@ _wqctl()
 		# readline replaces only what follows '=' when '=' breaks words (the default)
 		local keep="${cur%%=*}="
 		[[ $COMP_WORDBREAKS == *=* ]] && keep=""
-		_wqctl_reply "$(_wqctl_words values "${cur%%=*}")" "${cur#*=}" "$keep"
+		[[ $cmd == set ]] || wqs=()
+		_wqctl_reply "$(_wqctl_words values "${cur%%=*}" "${wqs[@]}")" "${cur#*=}" "$keep"
 		return
 	fi
 	case $cmd in

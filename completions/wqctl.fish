@@ -44,7 +44,18 @@ function __wqctl_values
     set -l tok (commandline -ct)
     string match -q '*=*' -- $tok; or return
     set -l name (string split -m1 = -- $tok)[1]
-    for v in (__wqctl_words values $name)
+    # the workqueues a set names: ATTR=local is offered only where one has an owner
+    set -l wqs
+    if __wqctl_using set
+        set -l seen 0
+        for w in (commandline -opc)[2..-1]
+            if test $seen -eq 1; and not string match -q -- '-*' $w; and not string match -q -- '*=*' $w
+                set -a wqs $w
+            end
+            test "$w" = set; and set seen 1
+        end
+    end
+    for v in (__wqctl_words values $name $wqs)
         echo "$name=$v"
     end
 end
@@ -77,7 +88,7 @@ complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
 complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
 complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
 complete -c wqctl -n '__wqctl_using get' -l hex
-complete -c wqctl -n '__wqctl_using check' -l strict
+complete -c wqctl -n '__wqctl_using check verify' -l strict
 complete -c wqctl -n '__wqctl_using explain' -l max-active -r
 complete -c wqctl -n '__wqctl_using explain' -l min-active -r
 complete -c wqctl -n '__wqctl_using explain' -l cpus -r

@@ -127,6 +127,7 @@ tier_valgrind() {
 		--sysroot $tree --profile-dir $top/profiles profile show legacy-numa
 		--sysroot $tree revert
 		--sysroot $tree snapshot
+		--sysroot $tree snapshot --all writeback
 		--sysroot $tree dump $tree/dump
 		--sysroot $tree show -o NAME,OWNER,OWNER_NODE
 		--sysroot $tree device-props /devices/virtual/block/dm-0

@@ -14,6 +14,7 @@
 #include "../lib/owner.h"
 #include "../lib/wq.h"
 #include "cli.h"
+#include "json.h"
 #include "plan_out.h"
 #include "profiles.h"
 
@@ -141,25 +142,123 @@ static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, si
 	return v ? 0 : -ENOMEM;
 }
 
-/* "OBJECT: OLD -> NEW" for every value written, or "nothing to change". */
-static void report_changes(const struct wq_plan *plan)
+/* The workqueues of a skipped group: the first three, and how many more. */
+static void skip_wqs(char *buf, size_t len, const struct wq_skip *g)
 {
-	size_t written = 0;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < g->nwqs && i < 3 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", g->wqs[i]);
+	if (g->nwqs > 3 && at < len)
+		snprintf(buf + at, len - at, " and %zu more", g->nwqs - 3);
+}
+
+/*
+ * What the apply left out, one line per profile line and reason: a section
+ * that reached no workqueue (with what to change instead, for an owner's
+ * workqueues outside sysfs), an attribute some workqueues lack, a profile
+ * whose 'kernels' excludes this kernel.
+ */
+static void report_skips(const struct wq_skips *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		const struct wq_skip *g = &k->v[i];
+		char wqs[256];
+
+		if (g->status == WQ_SET_SKIPPED)
+			continue; /* said as a warning already (cli_report_settings) */
+		if (g->section) {
+			printf("skipped: %s:%d: [workqueue %s]: %s\n", g->file, g->line, g->what, g->why);
+		} else {
+			skip_wqs(wqs, sizeof(wqs), g);
+			printf("skipped: %s:%d: %s%s%s: %s\n", g->file, g->line, g->what, g->nwqs ? " on " : "", wqs,
+			       g->why);
+		}
+		for (const char *l = g->owner_why; l && *l;) {
+			size_t n = strcspn(l, "\n");
+
+			printf("  %s: %.*s\n", g->what, (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+	}
+}
+
+static json_object *json_skips(const struct wq_skips *k)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < k->n; i++) {
+		const struct wq_skip *g = &k->v[i];
+		json_object *x = json_object_new_object(), *w = json_object_new_array(), *in = NULL;
+
+		json_object_object_add(x, "file", json_object_new_string(g->file));
+		json_object_object_add(x, "line", json_object_new_int(g->line));
+		json_object_object_add(x, "section", g->section ? json_object_new_string(g->what) : NULL);
+		json_object_object_add(x, "attribute", g->section ? NULL : json_object_new_string(g->what));
+		json_object_object_add(x, "status", json_object_new_string(wq_setting_status_name(g->status)));
+		json_object_object_add(x, "why", json_object_new_string(g->why));
+		for (size_t j = 0; j < g->nwqs; j++)
+			json_object_array_add(w, json_object_new_string(g->wqs[j]));
+		json_object_object_add(x, "workqueues", w);
+		for (const char *l = g->owner_why; l && *l;) {
+			size_t n = strcspn(l, "\n");
+			char line[1024];
+
+			if (!in)
+				in = json_object_new_array();
+			snprintf(line, sizeof(line), "%.*s", (int)n, l);
+			json_object_array_add(in, json_object_new_string(line));
+			l += n + (l[n] == '\n');
+		}
+		json_object_object_add(x, "instead", in);
+		json_object_array_add(a, x);
+	}
+	return a;
+}
+
+/*
+ * apply -J: {"changes": [{object, old, new}], "skipped": [...]}; with
+ * --dry-run {"plan": [...], "skipped": [...]}, the plan's rows as
+ * set --dry-run -J gives them, with the object and action too.
+ */
+static int json_report(struct cli *cli, const struct wq_plan *plan, const struct wq_skips *k, bool dry)
+{
+	json_object *doc = json_object_new_object(), *c = json_object_new_array();
 
 	for (size_t i = 0; i < plan->n; i++) {
-		const struct wq_change *c = &plan->c[i];
+		const struct wq_change *ch = &plan->c[i];
 		_cleanup_free_ char *o = NULL;
 		_cleanup_free_ char *n = NULL;
+		json_object *x;
 
-		if (c->state != WQ_CH_WRITTEN)
+		if (!dry && ch->state != WQ_CH_WRITTEN)
 			continue;
-		o = wq_value_display(c->type, c->old);
-		n = wq_value_display(c->type, c->now ? c->now : c->new);
-		printf("%s: %s -> %s\n", c->object, o ? o : c->old, n ? n : c->new);
-		written++;
+		o = ch->old ? wq_value_display(ch->type, ch->old) : NULL;
+		n = wq_value_display(ch->type, !dry && ch->now ? ch->now : ch->new);
+		x = json_object_new_object();
+		json_object_object_add(x, "object", json_object_new_string(ch->object));
+		if (dry) {
+			_cleanup_free_ char *eff = plan_effective(cli, ch);
+			_cleanup_free_ char *path = NULL;
+
+			if (asprintf(&path, "%s/%s", cli->sysroot ? cli->sysroot : "", ch->path) < 0)
+				path = NULL;
+			json_object_object_add(x, "path", path ? json_object_new_string(path) : NULL);
+			json_object_object_add(x, "old", o || ch->old ? json_object_new_string(o ? o : ch->old) : NULL);
+			json_object_object_add(x, "new", json_object_new_string(n ? n : ch->new));
+			json_object_object_add(x, "effective", eff ? json_object_new_string(eff) : NULL);
+			json_object_object_add(x, "action",
+					       json_object_new_string(wq_change_is_noop(ch) ? "unchanged" : "write"));
+		} else {
+			json_object_object_add(x, "old", json_object_new_string(o ? o : ch->old));
+			json_object_object_add(x, "new", json_object_new_string(n ? n : ch->new));
+		}
+		json_object_array_add(c, x);
 	}
-	if (!written)
-		puts("nothing to change");
+	json_object_object_add(doc, dry ? "plan" : "changes", c);
+	json_object_object_add(doc, "skipped", json_skips(k));
+	return json_print(doc);
 }
 
 /*
@@ -223,6 +322,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	int held = -1; /* the lock, when taken before reading */
 	char udev_wq[WQ_NAME_MAX], why[256];
 	struct wq_settings st = {0};
+	struct wq_skips skips = {0};
 	struct wq_plan plan = {0};
 	struct wq_pset set;
 	bool dry = false, udev = false, boot = false, none;
@@ -348,12 +448,27 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = trc = dry ? plan_print(cli, &plan)
-		       : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS, held);
+	if (wq_settings_skips(cli->ctx, &st, &skips) < 0) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	/* -J: one document of what would change (or changed) and what was skipped, for a person's apply */
+	if (dry && cli->json && !udev && !boot)
+		rc = trc = json_report(cli, &plan, &skips, true);
+	else
+		rc = trc = dry ? plan_print(cli, &plan)
+			       : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS, held);
 	held = -1; /* plan_transact() released it */
-	/* what changed, for the person who ran it (the boot unit and the udev rule stay quiet) */
-	if (rc == EXIT_OK && !dry && !udev && !boot && !cli->quiet)
-		report_changes(&plan);
+	/* what changed and what was left out, for the person who ran it (the boot unit and the udev rule stay quiet) */
+	if (rc == EXIT_OK && !udev && !boot && !cli->quiet) {
+		if (cli->json && !dry)
+			json_report(cli, &plan, &skips, false);
+		else if (!cli->json) {
+			report_skips(&skips);
+			if (!dry)
+				plan_report_changes(&plan);
+		}
+	}
 	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
 	for (size_t i = 0; i < st.n && !dry; i++)
 		skipped += st.v[i].machine;
@@ -368,6 +483,7 @@ out:
 	wq_lock_release(held);
 	wq_names_free(targets, ntargets);
 	wq_plan_free(&plan);
+	wq_skips_free(&skips);
 	wq_settings_free(&st);
 	wq_pset_free(&set);
 	return rc;

@@ -11,10 +11,10 @@
 
 #include "../lib/knob.h"
 #include "../lib/macro.h"
+#include "../lib/owner.h"
 #include "../lib/topo.h"
 #include "../lib/wq.h"
 #include "cli.h"
-#include "profiles.h"
 #include "profiles.h"
 
 static const char *const global_opts[] = {
@@ -64,8 +64,20 @@ static void command_options(const struct cmd *c)
 	}
 }
 
-/* The values an attribute or knob takes, where they are few (completion of ATTR=). */
-static void values(struct cli *cli, const char *name)
+/* Whether one of the workqueues typed (names or globs) can have an owner device ('local'). */
+static bool any_owned(char **wqs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (wq_owner_pattern_is_device(wqs[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The values an attribute or knob takes, where they are few (completion of
+ * ATTR=); wqs: the workqueues the line names (set), none for a knob.
+ */
+static void values(struct cli *cli, const char *name, char **wqs, int nwqs)
 {
 	if (!strcmp(name, "affinity_scope") || !strcmp(name, "default_affinity_scope")) {
 		const char *const *v;
@@ -87,7 +99,9 @@ static void values(struct cli *cli, const char *name)
 
 		puts("all");
 		puts("housekeeping");
-		puts("local");
+		/* the owner device's node: only a workqueue with an owner has one */
+		if (any_owned(wqs, nwqs))
+			puts("local");
 		if (cli_ctx(cli) && (t = wq_ctx_topo(cli->ctx)))
 			for (int i = 0; i < t->nr_nodes; i++)
 				printf("node:%d\n", t->nodes[i].id);
@@ -145,14 +159,22 @@ static int run(struct cli *cli, int argc, char **argv)
 		if (c)
 			command_options(c);
 	} else if (!strcmp(what, "attributes")) {
-		for (int a = 0; a < WQ_A_NR; a++)
+		/* those this kernel has: numa up to 6.5, the affinity scope from 6.6 */
+		const int scopes = cli_ctx(cli) && cli->ctx->kver.known ? wq_has_scopes(cli->ctx) : -1;
+
+		for (int a = 0; a < WQ_A_NR; a++) {
+			if (scopes == 1 && a == WQ_A_NUMA)
+				continue;
+			if (scopes == 0 && (a == WQ_A_AFFINITY_SCOPE || a == WQ_A_AFFINITY_STRICT))
+				continue;
 			printf("%s\n", wq_attr_descs[a].name);
+		}
 	} else if (!strcmp(what, "scopes")) {
 		/* the names this kernel takes (none before 6.6) */
 		for (const char *const *v = cli_ctx(cli) ? wq_scope_names(cli->ctx) : NULL; v && *v; v++)
 			printf("%s\n", *v);
 	} else if (!strcmp(what, "values") && argc > 2) {
-		values(cli, argv[2]);
+		values(cli, argv[2], argv + 3, argc - 3);
 	} else if (!strcmp(what, "workqueues")) {
 		char **names = NULL;
 
@@ -195,9 +217,10 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli->json = cli->pairs = false;
 		return c->run(cli, 1, sub);
 	} else {
-		cli_err(cli,
-			"__complete: commands|options [CMD]|attributes|scopes|values NAME|workqueues|knobs|profiles|"
-			"experiments|metrics|columns CMD");
+		cli_err(
+		    cli,
+		    "__complete: commands|options [CMD]|attributes|scopes|values NAME [WQ...]|workqueues|knobs|profiles|"
+		    "experiments|metrics|columns CMD");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

@@ -121,44 +121,6 @@ static int text_out(struct cli *cli, const struct wq_info *wi, const struct wq_e
 	return EXIT_OK;
 }
 
-/*
- * A workqueue that sysfs does not show, as the kernel would create an
- * unbound one: every possible CPU, the default scope, NUMA affinity on
- * (<= 6.5), max_active from --max-active or the owner's default.
- */
-static int outside_sysfs(struct wq_ctx *ctx, const char *name, const struct wq_owner_knob *knob, struct wq_info *info)
-{
-	struct wq_topo *t = wq_ctx_topo(ctx);
-
-	memset(info, 0, sizeof(*info));
-	snprintf(info->name, sizeof(info->name), "%s", name);
-	info->unbound = true;
-	info->strict = 0;
-	info->nice = 0;
-	info->numa = -1;
-	if (!t || !(info->cpumask = wq_cpuset_dup(t->possible)))
-		return -ENOMEM;
-	info->has = 1U << WQ_A_MAX_ACTIVE | 1U << WQ_A_CPUMASK;
-	if (wq_has_scopes(ctx)) {
-		info->has |= 1U << WQ_A_AFFINITY_SCOPE;
-		snprintf(info->scope, sizeof(info->scope), "default");
-		wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
-	} else {
-		info->has |= 1U << WQ_A_NUMA;
-		info->numa = 1;
-	}
-	/* btrfs: its default thread_pool; dm-crypt: online CPUs; else the kernel's default for 0 */
-	if (knob && !strcmp(knob->owner, "btrfs"))
-		info->max_active = wq_btrfs_thread_pool_default(ctx);
-	else if (knob && !strcmp(knob->owner, "dm-crypt"))
-		info->max_active = (int)wq_cpuset_count(t->online);
-	if (info->max_active <= 0)
-		info->max_active = wq_max_active_limit(ctx, true) / 2;
-	if (info->max_active <= 0)
-		info->max_active = 256;
-	return 0;
-}
-
 static void outside_notes(struct wq_ctx *ctx, const struct wq_info *info, const struct wq_owner_knob *knob,
 			  struct wq_explain *ex)
 {
@@ -242,7 +204,7 @@ static int run(struct cli *cli, int argc, char **argv)
 				argv[optind]);
 			return EXIT_NONE_EXIST;
 		}
-		if (outside_sysfs(cli->ctx, argv[optind], knob, &info) < 0) {
+		if (wq_owner_knob_model(cli->ctx, argv[optind], knob, &info) < 0) {
 			wq_info_clear(&info);
 			return EXIT_FAIL;
 		}

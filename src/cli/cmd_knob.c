@@ -162,6 +162,8 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 	}
 	/* journaled like apply's writes, so that revert undoes them */
 	rc = dry ? plan_print(cli, &plan) : plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS, -1);
+	if (rc == EXIT_OK && !dry && !cli->quiet)
+		plan_report_changes(&plan);
 	wq_plan_free(&plan);
 	return rc;
 }

@@ -88,6 +88,36 @@ static int list(struct cli *cli)
 	return rc;
 }
 
+/*
+ * What a profile says of itself: its opening comment block (purpose,
+ * evidence, kernels), each line as written, and the [profile] section's
+ * kernels = line, which the merged view below does not carry.
+ */
+static void show_header(const char *file)
+{
+	_cleanup_fclose_ FILE *f = fopen(file, "re");
+	char line[1024];
+	bool head = true, in_profile = false;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " \t");
+
+		line[strcspn(line, "\n")] = '\0';
+		if (head && (*p == '#' || *p == ';')) {
+			printf("%s\n", line);
+			continue;
+		}
+		if (*p)
+			head = false;
+		if (*p == '[')
+			in_profile = !strncmp(p, "[profile]", 9);
+		else if (in_profile && !strncmp(p, "kernels", 7) && strchr(p, '='))
+			printf("# %s\n", p);
+	}
+}
+
 static int show(struct cli *cli, char **names, size_t n)
 {
 	struct wq_pset set;
@@ -100,8 +130,10 @@ static int show(struct cli *cli, char **names, size_t n)
 		cli_err(cli, "profile show: no active profiles");
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < set.n; i++)
+	for (size_t i = 0; i < set.n; i++) {
 		printf("# %s: %s%s%s\n", set.names[i], set.files[i], set.descs[i][0] ? " -- " : "", set.descs[i]);
+		show_header(set.files[i]);
+	}
 	for (size_t i = 0; i < set.ns; i++) {
 		const struct wq_psect *s = &set.s[i];
 
@@ -147,7 +179,8 @@ static int use(struct cli *cli, char **names, size_t n, bool now)
 		optind = 0;
 		return cmd_apply.run(cli, 1, argv);
 	}
-	cli_warn(cli, "profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now");
+	cli_warn(cli, "profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now (or 'wqctl "
+		      "profile use --now', which does both)");
 	return EXIT_OK;
 }
 

@@ -173,6 +173,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	/* journaled like apply's writes, so that revert undoes them */
 	rc = plan_transact(cli, &plan, PLAN_LOCK_WAIT_MS, -1);
+	if (rc == EXIT_OK && !cli->quiet)
+		plan_report_changes(&plan);
 out:
 	wq_plan_free(&plan);
 	return rc;

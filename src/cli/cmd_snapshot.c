@@ -7,21 +7,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cpuset.h"
+#include "../lib/explain.h"
 #include "../lib/knob.h"
 #include "../lib/macro.h"
 #include "../lib/wq.h"
 #include "cli.h"
 
+/*
+ * Whether an attribute holds what the kernel gives a workqueue it creates:
+ * the root mask, the default scope, not strict, nice 0, NUMA on (<= 6.5).
+ * Such a line would pin this machine's value elsewhere (cpumask = 0-1 on a
+ * 64-CPU machine), so snapshot leaves it out unless --all. max_active has
+ * no such default (its creator chose it) and is always written.
+ */
+static bool kernel_default(struct cli *cli, const struct wq_info *wi, int a)
+{
+	const struct wq_cpuset *root = NULL;
+
+	switch (a) {
+	case WQ_A_CPUMASK:
+		return wi->cpumask && wq_root_cpumask_get(cli->ctx, &root) == 0 && root &&
+		       wq_cpuset_equal(wi->cpumask, root);
+	case WQ_A_AFFINITY_SCOPE: return !strcmp(wi->scope, "default");
+	case WQ_A_AFFINITY_STRICT: return wi->strict == 0;
+	case WQ_A_NICE: return wi->nice == 0;
+	case WQ_A_NUMA: return wi->numa == 1;
+	default: return false;
+	}
+}
+
+/* The root mask as the kernel boots with it when nothing restricts it: every possible CPU. */
+static bool root_is_default(struct cli *cli, const char *hex)
+{
+	_cleanup_cpuset_ struct wq_cpuset *m = wq_cpuset_new();
+	struct wq_topo *t = wq_ctx_topo(cli->ctx);
+
+	return m && t && wq_cpuset_parse_hex(m, hex) == 0 && wq_cpuset_equal(m, t->possible);
+}
+
 /* Print a profile that restores what is set now; apply --profile-dir takes it back. */
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"all", no_argument, NULL, 'a'}, {NULL, 0, NULL, 0}};
 	struct wq_knob *ks = NULL;
 	char **names = NULL;
-	size_t nk = 0, n = 0;
+	size_t nk = 0, n = 0, left = 0;
+	bool all = false;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'a') {
+			all = true;
+			continue;
+		}
 		cli_err(cli, "snapshot: %s: unknown option", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
@@ -41,6 +80,10 @@ static int run(struct cli *cli, int argc, char **argv)
 
 			if (!ks[i].desc || !ks[i].writable || ks[i].boot_only || !ks[i].value)
 				continue;
+			if (!all && !strcmp(ks[i].name, "cpumask") && root_is_default(cli, ks[i].value)) {
+				left++;
+				continue;
+			}
 			v = wq_value_display(ks[i].desc->type, ks[i].value);
 			printf("%s = %s\n", ks[i].name, v ? v : ks[i].value);
 		}
@@ -61,12 +104,21 @@ static int run(struct cli *cli, int argc, char **argv)
 
 			if (!wi.raw[a])
 				continue;
+			if (!all && kernel_default(cli, &wi, a)) {
+				left++;
+				continue;
+			}
 			v = a == WQ_A_AFFINITY_SCOPE ? strdup(wi.scope)
 						     : wq_value_display(wq_attr_descs[a].type, wi.raw[a]);
 			printf("%s = %s\n", wq_attr_descs[a].name, v ? v : "");
 		}
 		wq_info_clear(&wi);
 	}
+	if (left)
+		printf(
+		    "\n# %zu value%s at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0)\n"
+		    "# left out, so that this profile pins nothing of this machine; --all writes them\n",
+		    left, left == 1 ? "" : "s");
 	wq_names_free(names, n);
 	return rc;
 }
@@ -75,6 +127,7 @@ const struct cmd cmd_snapshot = {
     .name = "snapshot",
     .run = run,
     .summary = "print the current settings as a profile",
-    .usage = "[PATTERN...]",
-    .options = "  PATTERN   only these workqueues (and no globals); all when none\n",
+    .usage = "[--all] [PATTERN...]",
+    .options = "  --all     every attribute, also those at the kernel's defaults (a restore point for this machine)\n"
+	       "  PATTERN   only these workqueues (and no globals); all when none\n",
 };

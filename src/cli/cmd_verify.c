@@ -15,7 +15,8 @@ enum { COL_TARGET, COL_STATUS, COL_EXPECTED, COL_ACTUAL, COL_SOURCE, COL_REASON 
 
 static const struct colinfo cols[] = {
     [COL_TARGET] = {"TARGET", 0.2, 0, SCOLS_JSON_STRING, "workqueue/attribute, knob, or section pattern"},
-    [COL_STATUS] = {"STATUS", 0.1, 0, SCOLS_JSON_STRING, "ok, drift, absent, unsupported, skipped, invalid"},
+    [COL_STATUS] = {"STATUS", 0.1, 0, SCOLS_JSON_STRING,
+		    "ok, drift, absent, waiting (a device's workqueues, none present), unsupported, skipped, invalid"},
     [COL_EXPECTED] = {"EXPECTED", 0.15, 0, SCOLS_JSON_STRING, "value from the profile"},
     [COL_ACTUAL] = {"ACTUAL", 0.15, 0, SCOLS_JSON_STRING, "value in the kernel"},
     [COL_SOURCE] = {"SOURCE", 0.3, 0, SCOLS_JSON_STRING, "profile file and line"},
@@ -24,7 +25,8 @@ static const struct colinfo cols[] = {
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{"profile", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"profile", required_argument, NULL, 'p'}, {"strict", no_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
 	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
 	struct wq_settings st = {0};
 	struct wq_pset set;
@@ -32,12 +34,17 @@ static int run(struct cli *cli, int argc, char **argv)
 	bool none;
 	size_t n = 0;
 	int c, rc, bad = 0, invalid = 0;
+	bool strict = false;
 
 	if (!names)
 		return EXIT_FAIL;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'p') {
 			names[n++] = optarg;
+			continue;
+		}
+		if (c == 's') {
+			strict = true;
 			continue;
 		}
 		cli_err(cli, "verify: %s: unknown option or missing argument", argv[optind - 1]);
@@ -74,7 +81,10 @@ static int run(struct cli *cli, int argc, char **argv)
 			status = "drift";
 			bad++;
 		}
-		bad += x->status == WQ_SET_ABSENT;
+		/* a hot-plug section before its device: waiting, a failure only with --strict */
+		if (x->status == WQ_SET_ABSENT && x->waiting)
+			status = "waiting";
+		bad += x->status == WQ_SET_ABSENT && (!x->waiting || strict);
 		invalid += x->status == WQ_SET_INVALID;
 		out_set(&o, ln, COL_TARGET, x->object);
 		out_set(&o, ln, COL_STATUS, status);
@@ -99,7 +109,9 @@ const struct cmd cmd_verify = {
     .name = "verify",
     .run = run,
     .summary = "compare the live settings with the active (or named) profiles",
-    .usage = "[--profile NAME...]",
+    .usage = "[--strict] [--profile NAME...]",
     .options = "  --profile NAME   verify this profile instead of the active set (repeatable)\n"
-	       "  exit 0 when every setting is ok (or unsupported), 3 on drift or absent workqueues\n",
+	       "  --strict         a section for devices none of which is present fails too\n"
+	       "  exit 0 when every setting is ok, unsupported or waiting for its device, 3 on drift or absent\n"
+	       "  workqueues\n",
 };

@@ -29,7 +29,7 @@ int plan_list_columns(struct cli *cli)
 	return out_list_columns(cli, cols, ARRAY_SIZE(cols));
 }
 
-static char *effective(struct cli *cli, const struct wq_change *c)
+char *plan_effective(struct cli *cli, const struct wq_change *c)
 {
 	if (c->type == WQ_V_CPUMASK && strstr(c->path, "/workqueue/") && strcmp(c->object, "cpumask")) {
 		_cleanup_cpuset_ struct wq_cpuset *w = wq_cpuset_new();
@@ -61,7 +61,7 @@ int plan_print(struct cli *cli, const struct wq_plan *plan)
 		struct libscols_line *ln = out_line(&o);
 		_cleanup_free_ char *old = c->old ? wq_value_display(c->type, c->old) : NULL;
 		_cleanup_free_ char *nw = wq_value_display(c->type, c->new);
-		_cleanup_free_ char *eff = effective(cli, c);
+		_cleanup_free_ char *eff = plan_effective(cli, c);
 
 		out_set(&o, ln, COL_OBJECT, c->object);
 		out_setf(&o, ln, COL_PATH, "%s/%s", cli->sysroot ? cli->sysroot : "", c->path);
@@ -73,6 +73,26 @@ int plan_print(struct cli *cli, const struct wq_plan *plan)
 	rc = out_print(&o);
 	out_free(&o);
 	return rc;
+}
+
+void plan_report_changes(const struct wq_plan *plan)
+{
+	size_t written = 0;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct wq_change *c = &plan->c[i];
+		_cleanup_free_ char *o = NULL;
+		_cleanup_free_ char *n = NULL;
+
+		if (c->state != WQ_CH_WRITTEN)
+			continue;
+		o = wq_value_display(c->type, c->old);
+		n = wq_value_display(c->type, c->now ? c->now : c->new);
+		printf("%s: %s -> %s\n", c->object, o ? o : c->old, n ? n : c->new);
+		written++;
+	}
+	if (!written)
+		puts("nothing to change");
 }
 
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken)

@@ -9,7 +9,11 @@
 
 int plan_print(struct cli *cli, const struct wq_plan *plan);
 int plan_list_columns(struct cli *cli);
+/* What the kernel will use of a change's new value (the EFFECTIVE column); malloc'ed. */
+char *plan_effective(struct cli *cli, const struct wq_change *c);
 #define PLAN_LOCK_WAIT_MS WQ_LOCK_WAIT_MS
+/* "OBJECT: OLD -> NEW" for every value a committed plan wrote, or "nothing to change" (apply, set, knob). */
+void plan_report_changes(const struct wq_plan *plan);
 /* wq_plan_commit() as an exit code. */
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken);
 /* revert: restore every original in the journal where wqctl's value is still there. An EXIT_* code. */

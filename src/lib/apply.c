@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 #include "knob.h"
-#include "owner.h"
 #include "macro.h"
+#include "owner.h"
+#include "ownerknob.h"
 #include "wq.h"
 
 #define RUN_DIR "run/wqctl"
@@ -44,6 +45,75 @@ void wq_settings_free(struct wq_settings *s)
 	}
 	free(s->v);
 	memset(s, 0, sizeof(*s));
+}
+
+static bool skipped(const struct wq_setting *x)
+{
+	return x->status == WQ_SET_ABSENT || x->status == WQ_SET_SKIPPED ||
+	       (x->status == WQ_SET_UNSUPPORTED && !x->machine);
+}
+
+int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq_skips *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wq_setting *x = &s->v[i];
+		/* a section that reached nothing has no workqueue and no attribute; a global knob its name */
+		const bool section = !x->wq && (!x->attr || !*x->attr);
+		const char *what = section ? x->object : x->wq ? x->attr : x->object;
+		struct wq_skip *g = NULL;
+
+		if (!skipped(x))
+			continue;
+		for (size_t k = 0; k < out->n && !g; k++)
+			if (out->v[k].line == x->line && out->v[k].status == x->status &&
+			    out->v[k].section == section && !strcmp(out->v[k].file, x->file) &&
+			    !strcmp(out->v[k].what, what) && !strcmp(out->v[k].why, x->why))
+				g = &out->v[k];
+		if (!g) {
+			struct wq_skip *v = realloc(out->v, sizeof(*v) * (out->n + 1));
+
+			if (!v)
+				goto oom;
+			out->v = v;
+			g = &v[out->n++];
+			*g = (struct wq_skip){.file = x->file,
+					      .line = x->line,
+					      .what = what,
+					      .section = section,
+					      .status = x->status,
+					      .why = x->why};
+			if (section && x->status == WQ_SET_ABSENT) {
+				char buf[1024];
+
+				if (wq_owner_knob_absent(ctx, x->object, buf, sizeof(buf)) == 0 &&
+				    !(g->owner_why = strdup(buf)))
+					goto oom;
+			}
+		}
+		if (x->wq) {
+			const char **w = realloc(g->wqs, sizeof(*w) * (g->nwqs + 1));
+
+			if (!w)
+				goto oom;
+			g->wqs = w;
+			g->wqs[g->nwqs++] = x->wq;
+		}
+	}
+	return 0;
+oom:
+	wq_skips_free(out);
+	return -ENOMEM;
+}
+
+void wq_skips_free(struct wq_skips *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->v[i].owner_why);
+		free(k->v[i].wqs);
+	}
+	free(k->v);
+	memset(k, 0, sizeof(*k));
 }
 
 static struct wq_setting *add(struct wq_settings *s, const char *object, const char *wq, const char *attr,
@@ -356,10 +426,17 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 		}
 		/* outside the profile's kernels, a section that reaches nothing is expected to */
 		x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
-		snprintf(x->why, sizeof(x->why), "%s",
+		/*
+		 * A hot-plug section: its workqueues come with their device (a
+		 * device's name, or a glob with owner.* properties; a plain name
+		 * with them names a workqueue that has no device)
+		 */
+		x->waiting = !s->off_kernel && (wq_owner_pattern_is_device(s->pattern) || (s->nowner && !s->exact));
+		snprintf(x->why, sizeof(x->why), "%s%s",
 			 s->off_kernel ? s->off_kernel
 			 : s->nowner   ? "no workqueue with a matching owner"
-				       : "no workqueue matches");
+				       : "no workqueue matches",
+			 x->waiting ? ": waiting for its device (applied by the udev rule when it appears)" : "");
 	}
 	if (absent.n) {
 		/* the capacity add() assumes: 8, or the power of two at or above the count */

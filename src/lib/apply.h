@@ -34,6 +34,7 @@ struct wq_setting {
 	enum wq_vtype type;
 	enum wq_setting_status status;
 	bool machine; /* unsupported: the value names a node or CPU this machine lacks */
+	bool waiting; /* absent: the section is for a device's workqueues, and none is present */
 	char why[480];
 	const char *file;
 	int line;
@@ -52,6 +53,32 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			struct wq_settings *out);
 void wq_settings_free(struct wq_settings *s);
 const char *wq_setting_status_name(enum wq_setting_status s);
+/*
+ * What an apply leaves out and why, one group per profile line and reason:
+ * a section that reaches no workqueue (with, for an owner's workqueues kept
+ * out of sysfs, what to change instead), or an attribute some workqueues
+ * lack or cannot resolve (the workqueues listed). Settings this machine
+ * cannot take (machine) and invalid ones are errors, not in here.
+ */
+struct wq_skip {
+	const char *file;
+	int line;
+	const char *what; /* the attribute, or the section's pattern (section) */
+	bool section;
+	enum wq_setting_status status;
+	const char *why;
+	char *owner_why; /* lines joined by '\n', or NULL */
+	const char **wqs; /* the workqueues (not for a section) */
+	size_t nwqs;
+};
+struct wq_skips {
+	size_t n;
+	struct wq_skip *v;
+};
+/* Group s's skipped settings; the groups point into s. 0 or -ENOMEM. */
+int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq_skips *out);
+void wq_skips_free(struct wq_skips *k);
+
 /* Plan the OK settings: root cpumask first, then other globals, then workqueues. 0 or -ENOMEM. */
 int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan);
 

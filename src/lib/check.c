@@ -181,9 +181,19 @@ static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 		emit(fn, data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", dir,
 		     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
 		     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
-		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each)",
+		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each; thread_pool=1 among its options "
+		     "in /etc/fstab keeps it after a reboot)",
 		     dev, n, tp ? "" : " (the default)", n, cpus, (long)n * cpus, dir, cpus);
 	}
+}
+
+/* --kernel names another kernel than the one whose default m is (and whose default differs). */
+static bool what_if_default(struct wq_ctx *ctx, int m)
+{
+	const int host = wq_kver_dfl_active(&ctx->host_kver);
+
+	return ctx->kver_source && !strcmp(ctx->kver_source, "--kernel") && ctx->host_kver.known && host && m == host &&
+	       host != wq_kver_dfl_active(&ctx->kver);
 }
 
 /* A cpumask file below the workqueue directory (cpumask_isolated, ...): 0, or -errno when absent or unreadable. */
@@ -397,7 +407,17 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		return -EIO;
 	era = wq_ctx_era(ctx, &why);
 	lim = wq_max_active_limit(ctx, wq->unbound);
-	if (lim && m > lim)
+	/*
+	 * A what-if (--kernel) reads values the running kernel set: a max_active
+	 * at its default (WQ_DFL_ACTIVE) is one the named kernel would have set
+	 * to its own default, so what it says of it is no finding of this setup
+	 */
+	if (lim && m > lim && what_if_default(ctx, m))
+		emit(fn, data, WQ_SEV_INFO, "what-if-default", name,
+		     "max_active %d is the default of the kernel these values come from (%s); %s would have "
+		     "created it with its own, %d (above its limit %d here only because of that)",
+		     m, ctx->host_kver.release, ctx->kver.release, wq_kver_dfl_active(&ctx->kver), lim);
+	else if (lim && m > lim)
 		emit(fn, data, WQ_SEV_ERROR, "max-active-out-of-range", name,
 		     "max_active %d is above %d, the most this kernel (%s) accepts: it clamps to %d", m, lim,
 		     ctx->kver.release, lim);
@@ -491,14 +511,21 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		     "created unbound with max_active 1 on a kernel up to 6.8: implicitly ordered; writing "
 		     "max_active removes the ordering");
 	} else if (ex.max_inflight > 0) {
+		/* a what-if's default value: the named kernel's own default would multiply instead */
+		const bool wif = what_if_default(ctx, m);
+		char tail[256] = "";
+
+		if (wif)
+			snprintf(tail, sizeof(tail), " (a what-if: %d is %s's default; %s would have set its own, %d)",
+				 m, ctx->host_kver.release, ctx->kver.release, wq_kver_dfl_active(&ctx->kver));
 		if (era == WQ_ERA_B && ex.max_inflight > m)
-			emit(fn, data, WQ_SEV_WARNING, "max-active-per-cpu", name,
-			     "max_active %d applies per CPU on 6.6-6.8: up to %ld work items in flight", m,
-			     ex.max_inflight);
+			emit(fn, data, wif ? WQ_SEV_INFO : WQ_SEV_WARNING, "max-active-per-cpu", name,
+			     "max_active %d applies per CPU on 6.6-6.8: up to %ld work items in flight%s", m,
+			     ex.max_inflight, tail);
 		if (era == WQ_ERA_A && ex.max_inflight > m)
-			emit(fn, data, WQ_SEV_WARNING, "max-active-per-node", name,
-			     "max_active %d applies per NUMA node pool up to 6.5: up to %ld work items in flight", m,
-			     ex.max_inflight);
+			emit(fn, data, wif ? WQ_SEV_INFO : WQ_SEV_WARNING, "max-active-per-node", name,
+			     "max_active %d applies per NUMA node pool up to 6.5: up to %ld work items in flight%s", m,
+			     ex.max_inflight, tail);
 		if (era == WQ_ERA_C && ex.max_inflight > m)
 			emit(fn, data, WQ_SEV_INFO, "min-active-floor", name,
 			     "per-node split with min_active %d allows %ld in flight, more than max_active %d",

@@ -10,7 +10,9 @@
 #include "commit.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apply.h"
 #include "macro.h"
@@ -159,7 +161,18 @@ out:
 	return rc;
 }
 
-int wq_revert(struct wq_ctx *ctx)
+/* What a journal path names: "writeback/nice", a knob ("cpumask", "default_affinity_scope"), or the path. */
+static const char *path_object(const char *path)
+{
+	static const char *const dirs[] = {"sys/devices/virtual/workqueue/", "sys/module/workqueue/parameters/"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return path + strlen(dirs[i]);
+	return path;
+}
+
+int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 {
 	struct wq_journal j = {0};
 	int lock, rc = 0, restored = 0, left = 0;
@@ -214,6 +227,20 @@ int wq_revert(struct wq_ctx *ctx)
 			continue;
 		}
 		wq_log(ctx, WQ_LOG_INFO, "%s: restored '%s'", e->path, e->orig);
+		if (done) {
+			const char *obj = path_object(e->path);
+			const char *slash = strchr(obj, '/');
+			int min = 0;
+
+			/* a max_active written below min_active lowered it for good (>= 6.9): say it stays */
+			if (slash && !strcmp(slash + 1, "max_active") && obj != e->path) {
+				char wq[WQ_NAME_MAX];
+
+				snprintf(wq, sizeof(wq), "%.*s", (int)(slash - obj), obj);
+				min = wq_minact_get(ctx, wq);
+			}
+			done(arg, obj, e->type, now, e->orig, min);
+		}
 		restored++;
 		wq_journal_drop(&j, i);
 	}

@@ -26,9 +26,14 @@ const char *wq_write_reason(int err);
 /*
  * revert: under the lock, write back every original in the journal where
  * the value is still the one wqctl wrote (a later change is someone
- * else's: left alone, with a warning), and drop those entries. 0, or -EIO
- * after the errors were logged.
+ * else's: left alone, with a warning), and drop those entries. Each value
+ * written back is passed to done (may be NULL): its object ("writeback/nice",
+ * a knob's name, or the path), what it was and what it is again; min_active,
+ * when an earlier max_active write lowered it and the workqueue still has it,
+ * else 0. 0, or -EIO after the errors were logged.
  */
-int wq_revert(struct wq_ctx *ctx);
+typedef void (*wq_revert_fn)(void *arg, const char *object, enum wq_vtype type, const char *from, const char *to,
+			     int min_active);
+int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg);
 
 #endif

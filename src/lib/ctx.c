@@ -25,11 +25,19 @@ int wq_ctx_new(const char *sysroot, const char *kernel, struct wq_ctx **out)
 		return r;
 	}
 	if (kernel) {
+		struct utsname u;
+		char buf[128];
+
 		if (wq_kver_parse(kernel, &ctx->kver) < 0) {
 			wq_ctx_free(ctx);
 			return -EINVAL;
 		}
 		ctx->kver_source = "--kernel";
+		/* what-if: the values read were set by this kernel, not the one named */
+		if (!sysroot && uname(&u) == 0)
+			wq_kver_parse(u.release, &ctx->host_kver);
+		else if (sysroot && wq_root_read_buf(ctx->root, WQ_P_OSRELEASE, buf, sizeof(buf)) >= 0)
+			wq_kver_parse(buf, &ctx->host_kver);
 	} else if (!sysroot) {
 		struct utsname u;
 

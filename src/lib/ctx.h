@@ -33,6 +33,8 @@ struct wq_ctx {
 	struct wq_root *root;
 	struct wq_kver kver;
 	const char *kver_source; /* "uname", "osrelease", "--kernel" or NULL */
+	/* with --kernel: the kernel the values come from (uname, or the sysroot's osrelease), if known */
+	struct wq_kver host_kver;
 	int kver_err; /* why a sysroot's osrelease gave no release: -errno, 0 */
 	struct wq_topo *topo;
 	wq_log_fn log_fn;

@@ -27,7 +27,39 @@ struct dump {
 	const char *out;
 	struct wq_root *outroot; /* DIR as a root: links already in it resolve inside it */
 	int files, errors;
+	/*
+	 * each file written, by its path in DIR: a file reached by two paths (a
+	 * link) or written twice counts once, by its inode at the end
+	 */
+	char **rels;
+	size_t nrels, cap;
 };
+
+static int cmp_ino(const void *a, const void *b)
+{
+	const ino_t x = *(const ino_t *)a, y = *(const ino_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct files written: their inodes now, sorted, equal ones counted once; -1 without memory. */
+static int distinct_files(struct dump *d)
+{
+	ino_t *v = calloc(d->nrels + 1, sizeof(*v));
+	size_t n = 0, k = 0;
+	struct stat st;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < d->nrels; i++)
+		if (wq_root_stat(d->outroot, d->rels[i], &st) == 0)
+			v[k++] = st.st_ino;
+	qsort(v, k, sizeof(*v), cmp_ino);
+	for (size_t i = 0; i < k; i++)
+		n += !i || v[i] != v[i - 1];
+	free(v);
+	return (int)n;
+}
 
 static void fill_data(FILE *f, const void *data)
 {
@@ -68,6 +100,17 @@ static void copy_file(struct dump *d, const char *rel)
 		r = wq_root_replace(d->outroot, rel, st.st_mode & 0777, fill_data, data);
 	if (r == 0) {
 		d->files++;
+		if (d->nrels == d->cap) {
+			size_t cap = d->cap ? 2 * d->cap : 1024;
+			char **v = realloc(d->rels, cap * sizeof(*v));
+
+			if (!v)
+				return;
+			d->rels = v;
+			d->cap = cap;
+		}
+		if ((d->rels[d->nrels] = strdup(rel)))
+			d->nrels++;
 		return;
 	}
 	if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
@@ -284,7 +327,12 @@ int wq_dump(struct wq_ctx *ctx, const char *dir, int *files)
 	copy_file(&d, WQ_P_CMDLINE);
 	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
 	copy_owners(&d);
+	*files = d.nrels == (size_t)d.files ? distinct_files(&d) : -1;
+	if (*files < 0)
+		*files = d.files;
 	wq_root_free(d.outroot);
-	*files = d.files;
+	for (size_t i = 0; i < d.nrels; i++)
+		free(d.rels[i]);
+	free(d.rels);
 	return d.errors ? -EIO : 0;
 }

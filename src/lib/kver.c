@@ -116,6 +116,13 @@ int wq_kver_max_active(const struct wq_kver *kv, bool unbound, unsigned int nr_p
 	return 512;
 }
 
+int wq_kver_dfl_active(const struct wq_kver *kv)
+{
+	if (!kv->known)
+		return 0;
+	return wq_kver_cmp(kv, 6, 13, 0) >= 0 ? 1024 : 256;
+}
+
 bool wq_kver_nohz_restricts_root(const struct wq_kver *kv)
 {
 	return kv->known && wq_kver_cmp(kv, 7, 0, 0) < 0;

@@ -58,6 +58,8 @@ bool wq_kver_nohz_restricts_root(const struct wq_kver *kv);
  * gets the kernel's names for them where there are two, else NULL.
  */
 int wq_kver_name_sharers(const struct wq_kver *kv, const char *name, const char **which);
+/* WQ_DFL_ACTIVE, the max_active of a workqueue created with 0: 256, 1024 from 6.13; 0 when unknown. */
+int wq_kver_dfl_active(const struct wq_kver *kv);
 /* WQ_DFL_MIN_ACTIVE on era C kernels (8), else 0. */
 int wq_kver_dfl_min_active(const struct wq_kver *kv);
 

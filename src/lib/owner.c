@@ -4,6 +4,7 @@
 #include "owner.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <sys/socket.h>
@@ -46,6 +47,27 @@ int wq_parse_ids(const char *s, const char *seps, unsigned int *v, size_t n)
 		}
 	}
 	return *s ? -EINVAL : 0;
+}
+
+bool wq_owner_pattern_is_device(const char *pattern)
+{
+	/* a name of each kind, as the kernel makes them */
+	static const char *const examples[] = {"kcryptd_io-253:0-1", "kcryptd-253:0-1", "scsi_wq_0",
+					       "scsi_tmf_0",	     "iscsi_q_0",	"iscsi_ctrl_0:1"};
+	const size_t lit = strcspn(pattern, "*?[\\");
+	struct wq_owner o;
+
+	wq_owner_from_name(pattern, &o);
+	if (o.kind != WQ_OWNER_NONE)
+		return true;
+	for (size_t i = 0; lit && i < ARRAY_SIZE(examples); i++) {
+		const size_t plen = strlen(rules[i].prefix);
+
+		if (!strncmp(pattern, rules[i].prefix, lit < plen ? lit : plen) &&
+		    fnmatch(pattern, examples[i], 0) == 0)
+			return true;
+	}
+	return false;
 }
 
 void wq_owner_from_name(const char *name, struct wq_owner *o)

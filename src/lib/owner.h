@@ -80,6 +80,12 @@ const char *wq_owner_prop(const struct wq_owner_info *oi, const char *key);
  * -ERANGE (host4294967298 is no host2).
  */
 int wq_parse_ids(const char *s, const char *seps, unsigned int *v, size_t n);
+/*
+ * Whether a profile section's name or glob is for workqueues a device owns
+ * (dm-crypt's kcryptd, SCSI hosts', iSCSI's): a name that maps to an owner, or
+ * a glob whose fixed start begins one of those names and that matches it.
+ */
+bool wq_owner_pattern_is_device(const char *pattern);
 /* Map a workqueue name to its owner; kind WQ_OWNER_NONE when it has none. */
 void wq_owner_from_name(const char *name, struct wq_owner *o);
 /* "block:253:0", "scsi_host:host3", "iscsi_session:session5", or NULL for none. */

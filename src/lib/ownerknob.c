@@ -10,6 +10,7 @@
 #include "kver.h"
 #include "macro.h"
 #include "topo.h"
+#include "wq.h"
 
 static const struct wq_owner_knob knobs[] = {
     {
@@ -18,7 +19,8 @@ static const struct wq_owner_knob knobs[] = {
 	.owner = "btrfs",
 	.knob = "the thread_pool=N mount option sets max_active of its workqueues (default min(online CPUs + 2, "
 		"8))",
-	.how = "mount -o remount,thread_pool=N MOUNTPOINT",
+	.how = "mount -o remount,thread_pool=N MOUNTPOINT (thread_pool=N among its options in /etc/fstab keeps it "
+	       "after a reboot)",
 	.source = "fs/btrfs/super.c btrfs_init_fs_context() (default), btrfs_ctx_to_info() and "
 		  "btrfs_resize_thread_pool() (remount); fs/btrfs/disk-io.c btrfs_init_workqueues()",
     },
@@ -98,6 +100,44 @@ int wq_owner_knob_absent(struct wq_ctx *ctx, const char *name, char *buf, size_t
 			 "(%s)\n"
 			 "'wqctl explain %s' says what their limits mean here; 'wqctl monitor' shows their work",
 			 k->owner, k->none, ex ? ex : k->example);
+	return 0;
+}
+
+/*
+ * A workqueue that sysfs does not show, as the kernel would create an
+ * unbound one: every possible CPU, the default scope, NUMA affinity on
+ * (<= 6.5), max_active from --max-active or the owner's default.
+ */
+int wq_owner_knob_model(struct wq_ctx *ctx, const char *name, const struct wq_owner_knob *knob, struct wq_info *info)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", name);
+	info->unbound = true;
+	info->strict = 0;
+	info->nice = 0;
+	info->numa = -1;
+	if (!t || !(info->cpumask = wq_cpuset_dup(t->possible)))
+		return -ENOMEM;
+	info->has = 1U << WQ_A_MAX_ACTIVE | 1U << WQ_A_CPUMASK;
+	if (wq_has_scopes(ctx)) {
+		info->has |= 1U << WQ_A_AFFINITY_SCOPE;
+		snprintf(info->scope, sizeof(info->scope), "default");
+		wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
+	} else {
+		info->has |= 1U << WQ_A_NUMA;
+		info->numa = 1;
+	}
+	/* btrfs: its default thread_pool; dm-crypt: online CPUs; else the kernel's default for 0 */
+	if (knob && !strcmp(knob->owner, "btrfs"))
+		info->max_active = wq_btrfs_thread_pool_default(ctx);
+	else if (knob && !strcmp(knob->owner, "dm-crypt"))
+		info->max_active = (int)wq_cpuset_count(t->online);
+	if (info->max_active <= 0)
+		info->max_active = wq_max_active_limit(ctx, true) / 2;
+	if (info->max_active <= 0)
+		info->max_active = 256;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define WQ_OWNERKNOB_H
 
 #include "ctx.h"
+#include "wq.h"
 
 struct wq_owner_knob {
 	const char *pattern; /* glob on the name as the tracepoints carry it */
@@ -33,6 +34,14 @@ bool wq_owner_knob_in_sysfs(struct wq_ctx *ctx, const struct wq_owner_knob *k);
  * says the device that makes one does not exist now.
  */
 int wq_owner_knob_absent(struct wq_ctx *ctx, const char *name, char *buf, size_t len);
+/*
+ * A workqueue that sysfs does not show, as the kernel would create an
+ * unbound one (explain's and monitor's model): every possible CPU, the
+ * default scope, NUMA affinity on (<= 6.5), max_active the owner's default
+ * (btrfs's thread_pool, dm-crypt's online CPUs) or half the kernel's limit.
+ * knob may be NULL. 0 or -ENOMEM; the caller clears info.
+ */
+int wq_owner_knob_model(struct wq_ctx *ctx, const char *name, const struct wq_owner_knob *knob, struct wq_info *info);
 /* btrfs's default thread_pool on this machine: min(online CPUs + 2, 8); 0 without a topology. */
 int wq_btrfs_thread_pool_default(struct wq_ctx *ctx);
 

@@ -18,6 +18,7 @@
 
 #include "explain.h"
 #include "macro.h"
+#include "ownerknob.h"
 #include "trace.h"
 #include "wq.h"
 
@@ -155,8 +156,9 @@ bool wq_sampler_wanted(const struct wq_sampler *s, const char *name)
 const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char *name)
 {
 	struct wq_sampler_limit *nv, *l;
+	const struct wq_owner_knob *knob;
 	struct wq_explain ex;
-	struct wq_info wi;
+	struct wq_info wi = {0};
 	char sysfs[64];
 
 	for (size_t i = 0; i < s->nlim; i++)
@@ -176,6 +178,15 @@ const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char
 		if (wq_explain(s->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
 			l->limit = ex.max_inflight;
 		wq_explain_clear(&ex);
+	} else if ((knob = wq_owner_knob_find(name)) && !wq_owner_knob_in_sysfs(s->ctx, knob)) {
+		/* outside sysfs (btrfs, dm-zoned): explain's model, with the owner's default */
+		wq_info_clear(&wi);
+		if (wq_owner_knob_model(s->ctx, name, knob, &wi) == 0) {
+			l->max_active = wi.max_active;
+			if (wq_explain(s->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
+				l->limit = ex.max_inflight;
+			wq_explain_clear(&ex);
+		}
 	}
 	wq_info_clear(&wi);
 	return l;

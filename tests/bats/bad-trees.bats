@@ -362,7 +362,7 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	chmod 0600 "$secret"
 	mkdir -p "$out/proc"
 	ln -s "$secret" "$out/proc/cmdline"
-	run wq dump "$out"
+	run wq dump --force "$out"
 	sane_status
 	assert_success
 	assert_equal "$(cat "$secret")" "top secret"
@@ -381,7 +381,7 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	mkdir -p "$ROOT/$victim/x"
 	echo 3 >"$ROOT/$victim/x/numa_node"
 	ln -s ../subsystem/x "$dm/slaves/evil"
-	run wq dump "$out"
+	run wq dump --force "$out"
 	sane_status
 	# the recreated link is written into inside DIR, never followed to the host
 	assert_equal "$(ls -A "$victim")" ""
@@ -391,10 +391,28 @@ wqp() { wq --profile-dir "$BATS_TEST_TMPDIR/pd" "$@"; }
 	local out="$BATS_TEST_TMPDIR/dump"
 	mkdir -p "$out/proc/sys/kernel"
 	mkfifo "$out/proc/sys/kernel/osrelease"
-	run timeout 20 "$WQCTL" --sysroot "$ROOT" dump "$out"
+	run timeout 20 "$WQCTL" --sysroot "$ROOT" dump --force "$out"
 	sane_status
 	assert_success
 	[ -f "$out/proc/sys/kernel/osrelease" ]
+}
+
+@test "dump refuses a DIR that is not empty without --force, and says where it wrote" {
+	local out="$BATS_TEST_TMPDIR/dump"
+	mkdir -p "$out"
+	echo mine >"$out/notes"
+	run wq dump "$out"
+	assert_equal "$status" 2
+	assert_output "wqctl: $out: exists and is not empty (or cannot be read): dump writes into a new or empty directory; --force writes into it, replacing what it copies"
+	assert_equal "$(ls -A "$out")" notes
+	# an empty one is taken; the line counts the files it holds, as find does
+	rm "$out/notes"
+	run wq dump "$out"
+	assert_success
+	assert_output "dump: $(find "$out" -type f | wc -l) files in $out; read them with 'wqctl --sysroot $out'"
+	run wq -q dump --force "$out"
+	assert_success
+	assert_output ""
 }
 
 # --- #15: a write killed half-way ------------------------------------------------

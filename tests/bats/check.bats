@@ -168,7 +168,7 @@ finding() { assert_line "$1 $2 $3"; }
 	# 64 online CPUs: the default 8 -> 512, thread_pool=16 -> 1024; thread_pool=1 -> 64
 	assert_line --partial 'TARGET="/data" MESSAGE="btrfs (/dev/sdb): thread_pool 8 (the default) is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 8 x 64 = 512'
 	assert_line --partial "TARGET=\"/fast\" MESSAGE=\"btrfs (/dev/sdc): thread_pool 16 is max_active"
-	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each)"
+	assert_output --partial "'mount -o remount,thread_pool=1 /fast' (64 in flight each; thread_pool=1 among its options in /etc/fstab keeps it after a reboot)"
 	# 6.9 and later: one system-wide limit, nothing to say
 	run wq --kernel 6.9.0 check -r -n -o CODE
 	refute_output --partial btrfs
@@ -298,4 +298,26 @@ boot_with() { printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro %s\n' "$1" >"$ROOT/p
 	echo 43 >"$ROOT/sys/module/workqueue/parameters/cache_shard_size"
 	run wq check -r -n -o SEVERITY,CODE,TARGET blkcg_punt_bio
 	refute_output --partial scope-no-effect
+}
+
+@test "--kernel what-if: a max_active at the reading kernel's default is not held against the other kernel (issue 45 item 6)" {
+	# a 6.18 tree: writeback at 6.18's WQ_DFL_ACTIVE 1024; 6.8 would have created it with its own, 256,
+	# and accepts at most 512 (doc/kernel.md §3)
+	run wq --kernel 6.8.0 check -r -n -o SEVERITY,CODE,TARGET writeback
+	assert_success
+	finding info what-if-default writeback
+	finding info max-active-per-cpu writeback
+	refute_output --partial max-active-out-of-range
+	run wq --kernel 6.8.0 check -n -o MESSAGE writeback
+	assert_line "max_active 1024 is the default of the kernel these values come from (6.18.0); 6.8.0 would have created it with its own, 256 (above its limit 512 here only because of that)"
+	# a value someone chose is held against it as before
+	echo 1500 >"$(WQDIR)/writeback/max_active"
+	run wq --kernel 6.8.0 check -r -n -o SEVERITY,CODE,TARGET writeback
+	assert_equal "$status" 3
+	finding error max-active-out-of-range writeback
+	finding warning max-active-per-cpu writeback
+	# the same kernel named: no what-if
+	echo 1024 >"$(WQDIR)/writeback/max_active"
+	run wq --kernel 6.18.0 check -r -n -o SEVERITY,CODE,TARGET writeback
+	refute_output --partial what-if
 }

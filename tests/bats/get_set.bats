@@ -38,6 +38,18 @@ nice = 0"
 @test "set writes the kernel's formats and reads back" {
 	run wq set writeback max_active=64 cpumask=0-3,8 affinity_scope=numa affinity_strict=yes nice=-5
 	assert_success
+	# what it wrote, as apply says it (the fixture's writeback: 1024, 0-31, default (cache), 0, 0)
+	assert_output "writeback/max_active: 1024 -> 64
+writeback/cpumask: 0-31 -> 0-3,8
+writeback/affinity_scope: default (cache) -> numa
+writeback/affinity_strict: 0 -> 1
+writeback/nice: 0 -> -5"
+	run wq set writeback nice=-5
+	assert_output "nothing to change"
+	# -q: written, not said
+	run wq -q set writeback nice=-4
+	assert_output ""
+	run wq -q set writeback nice=-5
 	assert_output ""
 	d=$(WQDIR)/writeback
 	assert_equal "$(cat "$d/max_active")" 64
@@ -127,7 +139,9 @@ nice = 0"
 	assert_equal "$(cat "$(WQDIR)/writeback/max_active")" 1024
 	run wq set --force writeback max_active=4
 	assert_success
-	assert_output "wqctl: writeback/max_active: min_active goes from 8 to 4 until the workqueue is recreated"
+	assert_line "wqctl: writeback/max_active: min_active goes from 8 to 4 until the workqueue is recreated"
+	assert_line "writeback/max_active: 1024 -> 4"
+	assert_equal "${#lines[@]}" 2
 	# raised again, the floor stays 4: explain and check say so
 	run wq set writeback max_active=64
 	assert_success
@@ -171,7 +185,11 @@ nice = 0"
 	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
 	run wq set 'kcryptd*' cpumask=0-3
 	assert_success
-	assert_output "wqctl: kcryptd_io-253:0-1/cpumask: skipped: per-cpu workqueues have no cpumask"
+	# the note, then what was written: the three unbound kcryptd workqueues (mkowners.sh), 0-31 before
+	assert_output "wqctl: kcryptd_io-253:0-1/cpumask: skipped: per-cpu workqueues have no cpumask
+kcryptd-253:0-1/cpumask: 0-31 -> 0-3
+kcryptd-253:0-2/cpumask: 0-31 -> 0-3
+kcryptd-253:1-1/cpumask: 0-31 -> 0-3"
 	assert_equal "$(cat "$(WQDIR)/kcryptd-253:0-1/cpumask")" 0000000f
 	run wq set kcryptd_io-253:0-1 cpumask=0-3
 	assert_equal "$status" 2
@@ -212,7 +230,7 @@ nice = 0"
 	assert_equal "$status" 32
 	assert_line "wqctl: btrfs-endio-write: not in sysfs: btrfs creates its workqueues without WQ_SYSFS, so they cannot be read or set"
 	assert_line --partial "btrfs-endio-write: instead, the thread_pool=N mount option sets max_active"
-	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT"
+	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT (thread_pool=N among its options in /etc/fstab keeps it after a reboot)"
 	refute_output --partial "no such workqueue"
 	assert_equal "$(tree_sum)" "$before"
 	run wq get btrfs-endio-write

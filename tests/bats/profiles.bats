@@ -23,8 +23,8 @@ bad_profile() {
 	assert_equal "$(tree_sum)" "$BEFORE"
 }
 
-@test "round trip: snapshot, change, apply the snapshot, identical tree" {
-	wq snapshot >"$PD/snap.conf"
+@test "round trip: snapshot --all, change, apply the snapshot, identical tree" {
+	wq snapshot --all >"$PD/snap.conf"
 	run wq set writeback max_active=64 cpumask=0-3 nice=5 affinity_strict=1
 	assert_success
 	run wq set --force blkcg_punt_bio max_active=7
@@ -487,9 +487,12 @@ storage-sane-limits"
 	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/nice\t0\t0\t5')"
 	assert_line "$(printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t64')"
 	assert_line "$(printf 'sys/module/workqueue/parameters/watchdog_thresh\t0\t30\t11')"
+	# each value written back, in the journal's order, as apply prints its changes
 	run wq revert
 	assert_success
-	assert_output ""
+	assert_output "writeback/max_active: 64 -> 1024
+writeback/nice: 5 -> 0
+watchdog_thresh: 11 -> 30"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	# a dry run journals nothing
 	run wq set --dry-run writeback nice=1
@@ -500,20 +503,23 @@ storage-sane-limits"
 	printf '[workqueue writeback]\nnice = 6\n' | prof p
 	run wqp profile use p
 	assert_success
-	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now"
+	assert_output "wqctl: profile use: active from the next boot or hot-plug; 'wqctl apply' applies them now (or 'wqctl profile use --now', which does both)"
 	assert_equal "$(val writeback/nice)" 0
 	run wqp profile use --now p
 	assert_success
 	assert_equal "$(val writeback/nice)" 6
 	run wqp revert
 	assert_success
-	assert_output "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_line "writeback/nice: 6 -> 0"
+	assert_line "wqctl: revert: the active profiles (p) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off"
+	assert_equal "${#lines[@]}" 2
 	assert_equal "$(val writeback/nice)" 0
 	run wqp apply
 	assert_equal "$(val writeback/nice)" 6
 	run wqp profile off
 	assert_success
-	assert_output ""
+	# what it wrote back, as revert says it
+	assert_output "writeback/nice: 6 -> 0"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	run wqp profile current
 	assert_output ""
@@ -602,4 +608,184 @@ writeback/nice: 0 -> 3"
 	run wqp apply --dry-run --profile two
 	assert_success
 	refute_output --partial "given twice"
+}
+
+# --- what apply leaves out (issue 45 item 2) ------------------------------------
+
+# the profile 'old': for kernels up to 6.5, its writeback setting on line 4
+old_profile() { printf '[profile]\nkernels = -6.5\n[workqueue writeback]\nmax_active = 8\n' | prof old; }
+
+@test "apply says what it skipped and why: a section reaching no workqueue, btrfs's outside sysfs, another kernel's profile" {
+	# x86_64-dell_e4310: 4 online CPUs (lscpu), so btrfs's thread_pool defaults to min(4 + 2, 8) = 6
+	use_tree x86_64-dell_e4310 6.18.0
+	BEFORE=$(tree_sum)
+	prof p1 <<-'EOF2'
+		[workqueue btrfs-*]
+		max_active = 8
+		[workqueue nosuch]
+		nice = 1
+		[workqueue writeback]
+		nice = 2
+	EOF2
+	old_profile
+	# the other kernel's profile first: nothing written, and why
+	run wqp apply --profile old
+	assert_success
+	assert_output "skipped: $PD/old.conf:4: max_active on writeback: profile old is for kernels -6.5; this is 6.18.0
+nothing to change"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	run wqp apply --dry-run --profile old
+	assert_success
+	assert_output "skipped: $PD/old.conf:4: max_active on writeback: profile old is for kernels -6.5; this is 6.18.0"
+	# a dry run lists the skipped sections too, and writes nothing
+	run wqp apply --dry-run --profile p1
+	assert_success
+	assert_line "skipped: $PD/p1.conf:1: [workqueue btrfs-*]: no workqueue matches"
+	assert_line "  btrfs-*: not in sysfs: btrfs creates its workqueues without WQ_SYSFS, so they cannot be read or set"
+	assert_line --partial "  btrfs-*: instead, the thread_pool=N mount option sets max_active of its workqueues"
+	assert_output --partial "6 on this machine: mount -o remount,thread_pool=N MOUNTPOINT"
+	assert_line "skipped: $PD/p1.conf:3: [workqueue nosuch]: no workqueue matches"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# the apply: the same lines, then what it wrote
+	run wqp apply --profile p1
+	assert_success
+	assert_line "skipped: $PD/p1.conf:3: [workqueue nosuch]: no workqueue matches"
+	assert_line "writeback/nice: 0 -> 2"
+	[ "$(val writeback/nice)" = 2 ]
+	# -q: nothing on stdout
+	run wqp -q apply --profile p1
+	assert_success
+	assert_output ""
+}
+
+@test "apply -J: what changed (or would) and what was skipped, in one document" {
+	use_tree x86_64-dell_e4310 6.18.0
+	prof p1 <<-'EOF2'
+		[workqueue btrfs-*]
+		max_active = 8
+		[workqueue writeback]
+		nice = 2
+	EOF2
+	old_profile
+	wqp -J apply --dry-run --profile old >"$BATS_TEST_TMPDIR/dry.json"
+	python3 - "$BATS_TEST_TMPDIR/dry.json" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		assert d["plan"] == [], d
+		s, = d["skipped"]
+		assert (s["line"], s["attribute"], s["section"], s["status"], s["workqueues"]) == \
+		    (4, "max_active", None, "unsupported", ["writeback"]), s
+		assert s["why"] == "profile old is for kernels -6.5; this is 6.18.0", s
+	PY
+	wqp -J apply --dry-run --profile p1 >"$BATS_TEST_TMPDIR/dry1.json"
+	python3 - "$BATS_TEST_TMPDIR/dry1.json" "$ROOT" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		p, = d["plan"]
+		assert p == {"object": "writeback/nice", "path": sys.argv[2] + "/sys/devices/virtual/workqueue/writeback/nice",
+		             "old": "0", "new": "2", "effective": "2", "action": "write"}, p
+		assert [s["section"] for s in d["skipped"]] == ["btrfs-*"], d
+	PY
+	wqp -J apply --profile p1 >"$BATS_TEST_TMPDIR/apply.json"
+	python3 - "$BATS_TEST_TMPDIR/apply.json" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		assert d["changes"] == [{"object": "writeback/nice", "old": "0", "new": "2"}], d
+		s, = d["skipped"]
+		assert (s["line"], s["section"], s["status"]) == (1, "btrfs-*", "absent"), s
+		assert any("6 on this machine" in l for l in s["instead"]), s
+	PY
+	[ "$(val writeback/nice)" = 2 ]
+}
+
+@test "verify: a section for a device's workqueues with no such device is waiting, no failure; --strict demands it" {
+	# the tree's one dm-crypt device is gone; an iSCSI host never was
+	rm -rf "$(WQDIR)"/kcryptd*
+	BEFORE=$(tree_sum)
+	prof hot <<-'EOF2'
+		[workqueue kcryptd-*]
+		owner.DM_UUID = CRYPT-LUKS2-*
+		cpumask = local
+		[workqueue iscsi_q_*]
+		nice = -5
+		[workqueue writeback]
+		nice = 0
+	EOF2
+	run wqp verify --profile hot
+	assert_success
+	assert_line --regexp '^kcryptd-\* +waiting .*no workqueue with a matching owner: waiting for its device'
+	assert_line --regexp '^iscsi_q_\* +waiting .*no workqueue matches: waiting for its device'
+	assert_line --regexp '^writeback/nice +ok '
+	run wqp verify --strict --profile hot
+	assert_equal "$status" 3
+	# a section that is no device's stays absent, and fails without --strict
+	printf '[workqueue nvme-wq]\nnice = 1\n' | prof plain
+	run wqp verify --profile plain
+	assert_equal "$status" 3
+	assert_line --regexp '^nvme-wq +absent '
+	# apply says why it left the device sections out
+	run wqp apply --profile hot
+	assert_success
+	assert_line "skipped: $PD/hot.conf:1: [workqueue kcryptd-*]: no workqueue with a matching owner: waiting for its device (applied by the udev rule when it appears)"
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
+@test "revert after a set --force below min_active says min_active stays lowered (6.9+)" {
+	run wq set --force writeback max_active=4
+	assert_success
+	assert_output --partial "writeback/max_active: 1024 -> 4"
+	run wq revert
+	assert_success
+	assert_line "writeback/max_active: 4 -> 1024"
+	# doc/kernel.md §4: a max_active below min_active lowers min_active until the workqueue is recreated
+	assert_line "wqctl: writeback/max_active: min_active stays 4, as the earlier write below it left it, until the workqueue is recreated"
+	[ "$(val writeback/max_active)" = 1024 ]
+}
+
+@test "profile show keeps each profile's comment block and its kernels = line (issue 45 item 7)" {
+	printf '# mine: what it is for.\n#\n# Kernels: 6.6 and later.\n[profile]\ndescription = Mine\nkernels = 6.6-\n\n# not the header: a comment inside\n[workqueue writeback]\nnice = 1\n' | prof mine
+	run wqp profile show mine
+	assert_success
+	assert_output "# mine: $PD/mine.conf -- Mine
+# mine: what it is for.
+#
+# Kernels: 6.6 and later.
+# kernels = 6.6-
+
+[workqueue writeback]
+nice = 1 ; $PD/mine.conf:10"
+	# a shipped one: its purpose and evidence, and those of the profile it includes
+	run wq --profile-dir "$TOP/profiles" profile show legacy-numa
+	assert_success
+	assert_line "# Purpose: reproduce what unbound workqueues did up to 6.5 (one worker pool"
+	assert_line "# Purpose: unbound work (writeback, dm-crypt, block and filesystem"
+	assert_line "# kernels = 6.6-"
+}
+
+@test "snapshot leaves out what the kernel gives every workqueue, so that it pins nothing of this machine; --all keeps it" {
+	run wq set writeback cpumask=0-3 nice=-2
+	assert_success
+	run wq snapshot writeback blkcg_punt_bio
+	assert_success
+	# writeback: its own mask and nice; blkcg_punt_bio at the fixture's defaults: max_active alone
+	assert_output "[profile]
+description = snapshot (kernel 6.18.0)
+
+[workqueue blkcg_punt_bio]
+max_active = 1024
+
+[workqueue writeback]
+max_active = 1024
+cpumask = 0-3
+nice = -2
+
+# 6 values at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0)
+# left out, so that this profile pins nothing of this machine; --all writes them"
+	# the globals: the root mask of every possible CPU (0-31) is left out too
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+	assert_success
+	assert_line "watchdog_thresh = 30"
+	refute_line --regexp '^cpumask = '
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot --all | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+	assert_line "cpumask = 0-31"
 }

@@ -15,7 +15,8 @@ REAL="$TOP/tests/fixtures/real"
 use_real() { # NAME: $ROOT is a fresh copy of the captured tree
 	ROOT="$BATS_TEST_TMPDIR/root"
 	rm -rf "$ROOT" && mkdir -p "$ROOT"
-	tar -xzf "$REAL/$1.tar.gz" -C "$ROOT"
+	# each archive holds one directory named as itself
+	tar -xzf "$REAL/$1.tar.gz" -C "$ROOT" --strip-components=1
 }
 
 cpus_of() { # JSON topology, row name -> its "cpus"
@@ -169,4 +170,13 @@ cpus_of() { # JSON topology, row name -> its "cpus"
 	run wq topology
 	assert_failure
 	assert_output --partial "nohz_full"
+}
+
+@test "each real dump unpacks into one directory named as its archive, spilling nothing beside it (issue 45)" {
+	local f n tops
+	for f in "$REAL"/*.tar.gz; do
+		n=$(basename "$f" .tar.gz)
+		tops=$(tar -tzf "$f" | cut -d/ -f1 | sort -u)
+		assert_equal "$n: $tops" "$n: $n"
+	done
 }

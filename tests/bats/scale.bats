@@ -170,7 +170,7 @@ print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDI
 	[ "$(grep -c ' 0-255$' "$BATS_TEST_TMPDIR/list")" -gt 50 ]
 	# snapshot keeps each text (show keeps sets): every workqueue's mask the
 	# same through that memo, the 200 above among them
-	wq snapshot | awk '/^\[/ { n = "" } /^\[workqueue / { n = substr($2, 1, length($2) - 1) } n && /^cpumask = / { print n, $3 }' \
+	wq snapshot --all | awk '/^\[/ { n = "" } /^\[workqueue / { n = substr($2, 1, length($2) - 1) } n && /^cpumask = / { print n, $3 }' \
 		>"$BATS_TEST_TMPDIR/snap"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/snap")" -gt 300 ]
 	while read -r n c; do

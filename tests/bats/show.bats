@@ -251,3 +251,14 @@ kcryptd_io-253:0-1"
 	assert_failure 2
 	assert_output "wqctl: show: --jsn: unknown option (see wqctl show --help)"
 }
+
+@test "every -J document indents by 3 per level, tables (libsmartcols) and documents (json-c) alike (issue 45)" {
+	local c out
+	for c in "show -J writeback" "explain -J writeback" "topology -J" "check -J" "get -J writeback" "knob -J" "owner -J writeback" "apply -J --dry-run --profile-dir $TOP/profiles --profile numa-local"; do
+		out=$(wq $c)
+		# each line's leading spaces: a multiple of 3, and the second line one level in
+		bad=$(awk '{ match($0, /^ */); if (RLENGTH % 3) print NR": "$0 }' <<<"$out")
+		[ -z "$bad" ] || fail "wqctl $c: indented other than by 3: $bad"
+		[ "$(sed -n 2p <<<"$out" | sed 's/[^ ].*//' | wc -c)" = 4 ] || fail "wqctl $c: the second line is not 3 in"
+	done
+}

@@ -116,6 +116,8 @@ comp() {
 	for w in scsi_tmf_N iscsi_q_N 0xMASK owner.PROPERTY kcryptd-MAJ:MIN-ID; do
 		grep -qF -- "$w" <<<"$text" || fail "wqctl.profile(5) does not read '$w'"
 	done
+	# a key prefix that lost its placeholder reads as a stray full stop (issue 45)
+	! grep -nE 'owner\. ' <<<"$text" || fail "wqctl.profile(5) has 'owner.' with nothing after it"
 	text=$(MANWIDTH=100 man -l "$MAN8" 2>/dev/null | col -b)
 	for w in scsi_tmf_N iscsi_ctrl_N:SID 0xMASK owner.KEY; do
 		grep -qF -- "$w" <<<"$text" || fail "wqctl(8) does not read '$w'"
@@ -154,4 +156,15 @@ comp() {
 	done
 	grep -q '^teardown() { drop_tree; }' "$TOP/tests/bats/helpers.bash"
 	echo "# $n files with their own teardown" >&3
+}
+
+@test "the README's machine-modelling example, typed as written, prints what it says (issue 45)" {
+	local d=$BATS_TEST_TMPDIR/big
+	"$TOP/tests/fixtures/mktree.sh" synth:4:16:2:2 6.8.0 "$d" >/dev/null
+	run bash -c "'$WQCTL' --sysroot '$d' explain writeback --max-active 8 | grep max_inflight"
+	assert_success
+	# 6.8 applies max_active per CPU (doc/kernel.md §4): 8 x 4 nodes x 16 CPUs
+	assert_output "max_inflight: $((8 * 4 * 16))"
+	grep -qF 'max_inflight: 512' "$TOP/README.md"
+	grep -qF 'tests/fixtures/mktree.sh synth:4:16:2:2 6.8.0 /tmp/big' "$TOP/README.md"
 }

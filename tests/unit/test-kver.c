@@ -19,6 +19,14 @@ static enum wq_era era(const char *rel, int sym)
 	return wq_kver_era(&kv, sym, &why);
 }
 
+static int dfl(const char *rel)
+{
+	struct wq_kver kv;
+
+	wq_kver_parse(rel, &kv);
+	return wq_kver_dfl_active(&kv);
+}
+
 static int limit(const char *rel, int unbound, unsigned int possible)
 {
 	struct wq_kver kv;
@@ -70,6 +78,8 @@ int main(void)
 	ok(limit("6.12.117", 1, 2) == 512, "6.12.y: 512");
 	ok(limit("6.13.0", 1, 2) == 2048, "6.13: 2048");
 	ok(limit("6.18.0", 0, 2) == 2048, "6.18 per-cpu: 2048");
+	ok(dfl("6.1.0") == 256 && dfl("6.12.117") == 256, "WQ_DFL_ACTIVE up to 6.12: 256");
+	ok(dfl("6.13.0") == 1024 && dfl("7.3.4") == 1024, "WQ_DFL_ACTIVE from 6.13: 1024");
 
 	/* owners, wqctl.profile(5) OWNERS */
 	wq_owner_from_name("kcryptd-253:0-1", &o);
@@ -86,6 +96,18 @@ int main(void)
 	ok(o.kind == WQ_OWNER_NONE, "scsi_tmf_x is not an owner name");
 	wq_owner_from_name("kcryptd-253:0", &o);
 	ok(o.kind == WQ_OWNER_NONE, "kcryptd without id is not matched");
+
+	/* hot-plug sections: a device's name, or a glob whose fixed start begins one */
+	ok(wq_owner_pattern_is_device("kcryptd-253:0-1"), "a kcryptd name is a device's");
+	ok(wq_owner_pattern_is_device("kcryptd-*"), "kcryptd-* is a device's glob");
+	ok(wq_owner_pattern_is_device("kcryptd*"), "kcryptd* (kcryptd_io too) is a device's glob");
+	ok(wq_owner_pattern_is_device("scsi_*"), "scsi_* reaches SCSI hosts' workqueues");
+	ok(wq_owner_pattern_is_device("iscsi_q_*"), "iscsi_q_* is a device's glob");
+	ok(!wq_owner_pattern_is_device("*"), "* has no fixed start: not a device's");
+	ok(!wq_owner_pattern_is_device("writeback"), "writeback is no device's");
+	ok(!wq_owner_pattern_is_device("nvme-*"), "nvme-* has no owner rule");
+	ok(!wq_owner_pattern_is_device("kcryptd-253:0"), "a kcryptd name without its id matches nothing");
+	ok(!wq_owner_pattern_is_device("kcryptd-x*"), "kcryptd-x* cannot match a kcryptd name");
 
 	/* attribute values read from sysfs */
 	ok(wq_value_equal(WQ_V_SCOPE, "default (cache)", "default"), "'default (cache)' means 'default'");

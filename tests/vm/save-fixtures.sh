@@ -15,6 +15,8 @@ for d in "$cache"/dump-*; do
 	series=$(echo "$krel" | cut -d. -f1-2)
 	series=${series%%-*}
 	name=debian-$series-$(echo "$rest" | tr 'A-Z' 'a-z')
-	tar -C "$d" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -czf "$out/$name.tar.gz" .
+	# one directory named as the archive, so that unpacking it anywhere spills nothing
+	tar -C "$d" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --transform "s|^\./|$name/|;s|^\.\$|$name|" \
+		-czf "$out/$name.tar.gz" .
 	echo "$out/$name.tar.gz ($krel)"
 done

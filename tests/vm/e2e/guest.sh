@@ -195,8 +195,10 @@ storm() {
 if [ -e /tmp/kcryptd-in-sysfs ]; then storm || say "STORM none"; fi
 
 # --- 5. revert: everything wqctl wrote since boot, nothing it trips over ------
-wqctl revert >/tmp/revert.txt 2>&1
+# stdout: a line per value written back (OBJECT: NOW -> ORIGINAL); stderr: what it says of the rest
+wqctl revert >/tmp/revert.out 2>/tmp/revert.txt
 say "REVERT rc=$? $(tr '\n' ' ' </tmp/revert.txt)"
+say "REVERT-LINES restored=$(wc -l </tmp/revert.out) other=$(grep -cvE '^[^ ]+: .+ -> .+$' /tmp/revert.out) writeback=$(grep -c '^writeback/' /tmp/revert.out)"
 say "AFTER-REVERT writeback $(wq_line writeback) nice=$(cat $W/writeback/nice) journal=$(wc -l </run/wqctl/journal 2>/dev/null || echo none)"
 # the set stays active until 'profile off'
 wqctl profile off >/tmp/off.txt 2>&1

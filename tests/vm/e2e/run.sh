@@ -138,6 +138,11 @@ judge() { # krel log
 	r=$(line REVERT)
 	is "$tag: revert after all of it exits 0, trips over nothing, says the set stays active" "$r" \
 		"rc=0 wqctl: revert: the active profiles (e2e-boot e2e-dev) stay active: boot and hot-plug apply them again; 'wqctl profile off' turns them off "
+	# each value written back on a line of its own, writeback's among them (the boot profile set it)
+	r=$(line REVERT-LINES)
+	[[ $r =~ ^restored=([0-9]+)\ other=0\ writeback=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -gt 0 ] &&
+		ok "$tag: revert prints each value it wrote back, OBJECT: NOW -> ORIGINAL ($r)" ||
+		notok "$tag: revert prints each value it wrote back, OBJECT: NOW -> ORIGINAL" "$r"
 	is "$tag: profile off empties the active set" "$(line PROFILE-OFF)" "rc=0 active=0 "
 	is "$tag: ... writeback is back at its boot values" "$(line AFTER-REVERT | awk '{ print $4, $5, $6 }')" \
 		"max_active=256 nice=0 journal=none" "$(line AFTER-REVERT)"
