@@ -88,6 +88,7 @@ complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
 complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
 complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
 complete -c wqctl -n '__wqctl_using get' -l hex
+complete -c wqctl -n '__wqctl_using show' -l outside
 complete -c wqctl -n '__wqctl_using check verify' -l strict
 complete -c wqctl -n '__wqctl_using explain' -l max-active -r
 complete -c wqctl -n '__wqctl_using explain' -l min-active -r
@@ -117,6 +118,7 @@ complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' 
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l plot -r -F
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l force
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l no-monitor
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l watch -x -a '(__wqctl_words workqueues)'
 complete -c wqctl -n '__wqctl_using check' -l isolation
 complete -c wqctl -n '__wqctl_using check' -s i -l interval -x
 complete -c wqctl -n '__wqctl_using check' -l cpus -x

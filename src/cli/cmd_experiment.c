@@ -289,7 +289,7 @@ static const struct colinfo cols[] = {
 		  "median against the first setting (--compare: against the baseline), in percent"},
     [COL_WALL] = {"WALL", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "median wall time of a run, seconds"},
     [COL_QUEUED] = {"QUEUED", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		    "work items the workqueues under test queued in a run (median)"},
+		    "work items the workqueues under test (and --watch) queued in a run (median)"},
     [COL_THROTTLED] = {"THROTTLED", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 		       "of those, held back by max_active (median)"},
     [COL_WAIT_P99] = {"WAIT_P99", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
@@ -389,13 +389,21 @@ static int number(struct cli *cli, const char *opt, const char *arg, long lo, lo
 static int parse_args(struct xp *x, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},     {"profile", required_argument, NULL, 'p'},
-	    {"runs", required_argument, NULL, 'n'},    {"warmup", required_argument, NULL, 'w'},
-	    {"seed", required_argument, NULL, 'S'},    {"metric", required_argument, NULL, 'm'},
-	    {"better", required_argument, NULL, 'b'},  {"save", required_argument, NULL, 'a'},
-	    {"compare", required_argument, NULL, 'c'}, {"threshold", required_argument, NULL, 't'},
-	    {"plot", required_argument, NULL, 'P'},    {"force", no_argument, NULL, 'f'},
-	    {"no-monitor", no_argument, NULL, 'M'},    {NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"profile", required_argument, NULL, 'p'},
+	    {"runs", required_argument, NULL, 'n'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"better", required_argument, NULL, 'b'},
+	    {"save", required_argument, NULL, 'a'},
+	    {"compare", required_argument, NULL, 'c'},
+	    {"threshold", required_argument, NULL, 't'},
+	    {"plot", required_argument, NULL, 'P'},
+	    {"force", no_argument, NULL, 'f'},
+	    {"no-monitor", no_argument, NULL, 'M'},
+	    {"watch", required_argument, NULL, 'W'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct wq_exp *e = &x->e;
 	struct cli *cli = x->cli;
@@ -463,6 +471,26 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		case 'P': x->plot = optarg; break;
 		case 'f': e->force = true; break;
 		case 'M': e->monitor = false; break;
+		case 'W': {
+			char **nw;
+
+			if (e->nwatch >= WQ_EXP_MAX_WATCH) {
+				cli_err(cli, "experiment: more than %d --watch patterns", WQ_EXP_MAX_WATCH);
+				return EXIT_USAGE;
+			}
+			if (!optarg[0] || strlen(optarg) >= WQ_NAME_MAX) {
+				cli_err(cli, "experiment: --watch '%s': a workqueue name or glob of 1 to %d characters",
+					optarg, WQ_NAME_MAX - 1);
+				return EXIT_USAGE;
+			}
+			nw = realloc(e->watch, sizeof(char *) * (e->nwatch + 2));
+			if (!nw)
+				return EXIT_FAIL;
+			e->watch = nw;
+			nw[e->nwatch++] = strdup(optarg);
+			nw[e->nwatch] = NULL;
+			break;
+		}
 		default:
 			cli_err(cli, "experiment: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -484,9 +512,9 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (e->compare) {
-		if (e->nsets || e->profiles || e->ncmd || metric || better || runs_given || e->warmup) {
+		if (e->nsets || e->profiles || e->ncmd || metric || better || runs_given || e->warmup || e->nwatch) {
 			cli_err(cli, "experiment: --compare re-runs the saved experiment as it was: give no --set, "
-				     "--profile, --runs, --warmup, --metric, --better or command");
+				     "--profile, --runs, --warmup, --metric, --better, --watch or command");
 			return EXIT_USAGE;
 		}
 		if (!wq_exp_name_ok(e->compare)) {
@@ -495,6 +523,10 @@ static int parse_args(struct xp *x, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
+	}
+	if (e->nwatch && !e->monitor) {
+		cli_err(cli, "experiment: --watch counts work through the tracepoints, which --no-monitor turns off");
+		return EXIT_USAGE;
 	}
 	if (e->save && !wq_exp_name_ok(e->save)) {
 		cli_err(cli, "experiment: --save '%s': a name is letters, digits, '.', '_' and '-'", e->save);
@@ -666,7 +698,7 @@ const struct cmd cmd_experiment = {
     .summary = "run a workload under several settings and compare a metric of it",
     .usage = "[--set 'WQ ATTR=V1,V2'...] [--profile A,B,none] [--runs N] [--warmup N] [--seed N]\n"
 	     "       [--metric SPEC] [--better higher|lower] [--save NAME | --compare NAME] [--threshold PCT]\n"
-	     "       [--plot FILE.svg] [--force] [--no-monitor] -- COMMAND [ARG...]",
+	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] -- COMMAND [ARG...]",
     .options =
 	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
 	"                         several --set multiply into a grid\n"
@@ -684,5 +716,7 @@ const struct cmd cmd_experiment = {
 	"  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
 	"  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"
 	"                         saved experiment of the --save name\n"
-	"  --no-monitor           do not trace the workqueues under test\n",
+	"  --no-monitor           do not trace the workqueues under test\n"
+	"  --watch PATTERN        also count the work of the workqueues PATTERN names (a glob, as the\n"
+	"                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n",
 };

@@ -2,6 +2,7 @@
 /* wqctl show: one row per workqueue. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include "../lib/explain.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
+#include "../lib/ownerknob.h"
+#include "../lib/rescuer.h"
 #include "../lib/wq.h"
 #include "cli.h"
 
@@ -55,6 +58,21 @@ static const struct colinfo cols[] = {
 };
 
 #define DEFAULT_COLS "NAME,KIND,MAX_ACTIVE,MAX_INFLIGHT,CPUS,SCOPE,STRICT,NICE,OWNER"
+
+/* show --outside: the workqueues the kernel has beyond sysfs, as their rescuer threads name them */
+enum { OCOL_NAME, OCOL_RESCUER_PID, OCOL_TRUNCATED, OCOL_OWNER, OCOL_SETTING };
+
+static const struct colinfo ocols[] = {
+    [OCOL_NAME] = {"NAME", 0.3, 0, SCOLS_JSON_STRING, "workqueue name as its rescuer thread carries it"},
+    [OCOL_RESCUER_PID] = {"RESCUER_PID", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "process ID of its rescuer thread"},
+    [OCOL_TRUNCATED] = {"TRUNCATED", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
+			"the thread's name fills the 15 characters /proc shows of it on some kernels: NAME may be "
+			"the start of the workqueue's"},
+    [OCOL_OWNER] = {"OWNER", 0.1, 0, SCOLS_JSON_STRING, "owner that offers a setting for it instead (btrfs, dm-crypt)"},
+    [OCOL_SETTING] = {"SETTING", 0.4, 0, SCOLS_JSON_STRING, "what sets its concurrency, when anything does"},
+};
+
+#define DEFAULT_OCOLS "NAME,RESCUER_PID,OWNER,SETTING"
 
 static int report_bad(struct cli *cli, const struct wq_info *wi)
 {
@@ -142,9 +160,87 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi, s
 	}
 }
 
+static bool matches(char **pats, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(pats[i], name, 0) == 0)
+			return true;
+	return n == 0;
+}
+
+/* show --outside [PATTERN...] */
+static int run_outside(struct cli *cli, char **pats, size_t npats)
+{
+	struct wq_rescuer *v = NULL;
+	size_t n = 0, rows = 0;
+	struct out o;
+	int rc, r;
+
+	rc = out_init(&o, cli, ocols, ARRAY_SIZE(ocols), DEFAULT_OCOLS, NULL, "outside");
+	if (rc == 0 && cli->json && !out_has(&o, OCOL_TRUNCATED))
+		rc = out_add_column(&o, OCOL_TRUNCATED);
+	if (rc)
+		return rc;
+	if (!cli_ctx(cli)) {
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	r = wq_rescuers_outside(cli->ctx, &v, &n);
+	if (r < 0) {
+		cli_err(cli, "%sproc: cannot list the rescuer threads: %s", cli->sysroot ? "--sysroot's " : "/",
+			r == -ENOENT ? "no processes there" : wq_strerror(-r));
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct wq_owner_knob *k = wq_owner_knob_find(v[i].name);
+		struct libscols_line *ln;
+
+		if (!matches(pats, npats, v[i].name) || !(ln = out_line(&o)))
+			continue;
+		rows++;
+		out_set(&o, ln, OCOL_NAME, v[i].name);
+		out_setn(&o, ln, OCOL_RESCUER_PID, v[i].pid);
+		out_set(&o, ln, OCOL_TRUNCATED, v[i].truncated ? "1" : "0");
+		out_set(&o, ln, OCOL_OWNER, k ? k->owner : NULL);
+		out_set(&o, ln, OCOL_SETTING, k ? k->brief : NULL);
+	}
+	free(v);
+	rc = out_print(&o);
+	out_free(&o);
+	if (rc == EXIT_OK && npats && !rows) {
+		cli_err(cli, "no workqueue outside sysfs matches%s%s (only those with a rescuer thread are known)",
+			npats == 1 ? " " : "", npats == 1 ? pats[0] : " the patterns");
+		rc = EXIT_NONE_EXIST;
+	}
+	return rc;
+}
+
+/*
+ * After the full list: how many workqueues the kernel has beyond it, as far
+ * as their rescuer threads tell, and where to see the rest.
+ */
+static void note_outside(struct cli *cli)
+{
+	struct wq_rescuer *v = NULL;
+	size_t n = 0;
+
+	if (cli->quiet || wq_rescuers_outside(cli->ctx, &v, &n) < 0)
+		return;
+	free(v);
+	fflush(stdout); /* after the table on a terminal */
+	if (n)
+		cli_warn(cli,
+			 "the kernel has %zu more workqueue%s with a rescuer thread outside sysfs ('wqctl show "
+			 "--outside' lists them) and others without one ('wqctl monitor' shows every workqueue "
+			 "doing work)",
+			 n, n == 1 ? "" : "s");
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"outside", no_argument, NULL, 'O'}, {NULL, 0, NULL, 0}};
+	bool outside = false;
 	struct wq_cpuset_memo cpus = {0};
 	char **names = NULL;
 	size_t n = 0;
@@ -152,11 +248,18 @@ static int run(struct cli *cli, int argc, char **argv)
 	int c, rc, bad = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'O') {
+			outside = true;
+			continue;
+		}
 		cli_err(cli, "show: %s: unknown option (see wqctl show --help)", argv[optind - 1]);
 		return EXIT_USAGE;
 	}
 	if (cli->list_columns)
-		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+		return outside ? out_list_columns(cli, ocols, ARRAY_SIZE(ocols))
+			       : out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (outside)
+		return run_outside(cli, argv + optind, (size_t)(argc - optind));
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_COLUMNS", "workqueues");
 	/* JSON consumers get the reason beside a null owner_node */
 	if (rc == 0 && cli->json && out_has(&o, COL_OWNER_NODE))
@@ -198,6 +301,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	wq_cpuset_memo_clear(&cpus);
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
+	else if (optind == argc)
+		note_outside(cli);
 	out_free(&o);
 	wq_names_free(names, n);
 	/* columns left '-' because the topology or the root mask could not be read (said above) */
@@ -212,7 +317,7 @@ const struct cmd cmd_show = {
     .name = "show",
     .run = run,
     .summary = "list workqueues and their settings",
-    .usage = "[PATTERN...]",
+    .usage = "[--outside] [PATTERN...]",
     .options = "  PATTERN              workqueue names or globs (all when none)\n"
 	       "  -o, --output LIST    columns (see --list-columns); WQCTL_COLUMNS sets the default\n",
 };

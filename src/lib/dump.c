@@ -19,6 +19,7 @@
 
 #include "macro.h"
 #include "owner.h"
+#include "rescuer.h"
 #include "root.h"
 #include "wq.h"
 
@@ -303,6 +304,19 @@ static void copy_owners(struct dump *d)
 	wq_names_free(names, n);
 }
 
+/* The stat files of the rescuer threads: the workqueues with WQ_MEM_RECLAIM, sysfs or not (show). */
+static void copy_rescuers(struct dump *d)
+{
+	struct wq_rescuer *v = NULL;
+	size_t n = 0;
+
+	if (wq_rescuers(d->ctx, &v, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		copy_file(d, v[i].rel);
+	free(v);
+}
+
 int wq_dump(struct wq_ctx *ctx, const char *dir, int *files)
 {
 	struct dump d = {.ctx = ctx, .out = dir};
@@ -327,6 +341,7 @@ int wq_dump(struct wq_ctx *ctx, const char *dir, int *files)
 	copy_file(&d, WQ_P_CMDLINE);
 	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
 	copy_owners(&d);
+	copy_rescuers(&d);
 	*files = d.nrels == (size_t)d.files ? distinct_files(&d) : -1;
 	if (*files < 0)
 		*files = d.files;

@@ -11,6 +11,7 @@
 #include "experiment.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -536,7 +537,27 @@ static void describe_status(int status, char *b, size_t size)
 		snprintf(b, size, "exited with status %d", WEXITSTATUS(status));
 }
 
-/* The workqueues under test in this run's counters; adds them to the run's JSON. */
+/* Is name (as the tracepoints carry it) one of the workqueues a key sets? */
+static bool under_test(const struct wq_exp *e, const char *name)
+{
+	for (size_t k = 0; k < e->nk; k++)
+		if (e->k[k].tp[0] && !strcmp(e->k[k].tp, name))
+			return true;
+	return false;
+}
+
+static bool watched(const struct wq_exp *e, const char *name)
+{
+	for (size_t i = 0; i < e->nwatch; i++)
+		if (fnmatch(e->watch[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The workqueues under test in this run's counters, then those --watch names
+ * that did work (each once); adds them to the run's JSON.
+ */
 static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot, struct wq_mon *m, double secs,
 			    json_object *run)
 {
@@ -550,22 +571,34 @@ static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot
 		return;
 	}
 	arr = json_object_new_array();
-	for (size_t k = 0; k < e->nk; k++) {
+	for (size_t k = 0; k < e->nk + n; k++) {
 		const struct wq_mon_row *r = NULL;
+		const char *name;
 		json_object *o;
 		bool dup = false;
 
-		if (!e->k[k].tp[0])
-			continue;
-		for (size_t j = 0; j < k; j++)
-			dup |= !strcmp(e->k[j].tp, e->k[k].tp);
-		if (dup)
-			continue;
-		for (size_t i = 0; i < n && !r; i++)
-			if (!strcmp(rows[i].name, e->k[k].tp))
-				r = &rows[i];
+		if (k < e->nk) {
+			name = e->k[k].tp;
+			if (!name[0])
+				continue;
+			for (size_t j = 0; j < k; j++)
+				dup |= !strcmp(e->k[j].tp, name);
+			if (dup)
+				continue;
+			for (size_t i = 0; i < n && !r; i++)
+				if (!strcmp(rows[i].name, name))
+					r = &rows[i];
+		} else {
+			/* a watched workqueue: only as the tracepoints saw it, never one a key sets */
+			r = &rows[k - e->nk];
+			name = r->name;
+			if (!watched(e, name) || under_test(e, name))
+				continue;
+		}
 		o = json_object_new_object();
-		json_object_object_add(o, "name", json_object_new_string(e->k[k].tp));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		if (k >= e->nk)
+			json_object_object_add(o, "watched", json_object_new_boolean(true));
 		json_object_object_add(o, "queued", json_object_new_int64(r ? (int64_t)r->queued : 0));
 		json_object_object_add(o, "throttled", json_object_new_int64(r ? (int64_t)r->throttled : 0));
 		json_object_object_add(o, "wait_p50_us",
@@ -581,6 +614,28 @@ static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot
 			if (r->wait_p99 >= 0 && (double)r->wait_p99 / 1e3 > w99)
 				w99 = (double)r->wait_p99 / 1e3;
 		}
+	}
+	/* a watched name (no glob) that did no work in this run: there, with none */
+	for (size_t i = 0; i < e->nwatch; i++) {
+		bool seen = strpbrk(e->watch[i], "*?[") || under_test(e, e->watch[i]);
+		json_object *o;
+
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = !strcmp(rows[j].name, e->watch[i]);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(e->watch[j], e->watch[i]);
+		if (seen)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(e->watch[i]));
+		json_object_object_add(o, "watched", json_object_new_boolean(true));
+		json_object_object_add(o, "queued", json_object_new_int64(0));
+		json_object_object_add(o, "throttled", json_object_new_int64(0));
+		json_object_object_add(o, "wait_p50_us", NULL);
+		json_object_object_add(o, "wait_p99_us", NULL);
+		json_object_object_add(o, "run_p50_us", NULL);
+		json_object_object_add(o, "run_p99_us", NULL);
+		json_object_array_add(arr, o);
 	}
 	json_object_object_add(run, "workqueues", arr);
 	c->queued[slot] = q;
@@ -760,6 +815,7 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	json_object_object_add(spec, "runs", json_object_new_int64(e->runs));
 	json_object_object_add(spec, "warmup", json_object_new_int64(e->warmup));
 	json_object_object_add(spec, "command", jstrv(e->cmd, e->ncmd));
+	json_object_object_add(spec, "watch", jstrv(e->watch, e->nwatch));
 	{
 		_cleanup_free_ char *here = e->cwd ? NULL : getcwd(NULL, 0);
 		const char *cwd = e->cwd ? e->cwd : here;
@@ -909,6 +965,9 @@ int wq_exp_load(struct wq_exp *e)
 	e->cmd = b->cmd;
 	e->ncmd = b->ncmd;
 	e->cwd = b->cwd;
+	e->watch = b->watch;
+	e->nwatch = b->nwatch;
+	b->watch = NULL;
 	b->sets = b->cmd = NULL;
 	b->profiles = b->cwd = NULL;
 	e->runs = b->runs;
@@ -1006,6 +1065,9 @@ void wq_exp_free(struct wq_exp *e)
 		free(e->cmd[i]);
 	free(e->cmd);
 	free(e->profiles);
+	for (size_t i = 0; i < e->nwatch; i++)
+		free(e->watch[i]);
+	free(e->watch);
 	metric_free(&e->metric);
 	wq_saved_exp_free(&e->base);
 	free(e->cwd);

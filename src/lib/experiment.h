@@ -76,6 +76,8 @@ struct wq_exp {
 	char **sets; /* the --set specs as given (NULL-terminated) */
 	size_t nsets;
 	char *profiles; /* the --profile list as given */
+	char **watch; /* --watch patterns (NULL-terminated): more workqueues to count, as the tracepoints name them */
+	size_t nwatch;
 	long runs, warmup;
 	uint64_t seed;
 	bool force, monitor;

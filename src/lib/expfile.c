@@ -178,6 +178,9 @@ static int parse(struct rd *r, json_object *doc, struct wq_saved_exp *x)
 		return e;
 	if (x->cwd && x->cwd[0] != '/')
 		return bad(r, "spec.cwd is not an absolute path");
+	if ((v = field(spec, "watch")) &&
+	    (e = strings(r, v, "spec.watch", 0, WQ_EXP_MAX_WATCH, &x->watch, &x->nwatch)) < 0)
+		return e;
 	if ((e = string(r, field(metric, "name"), "metric.name", false, &x->metric)) < 0)
 		return e;
 	x->higher_is_better = true;
@@ -244,6 +247,9 @@ void wq_saved_exp_free(struct wq_saved_exp *x)
 		free(x->settings[i].metric);
 	}
 	free(x->settings);
+	for (size_t i = 0; x->watch && x->watch[i]; i++)
+		free(x->watch[i]);
+	free(x->watch);
 	free(x->profiles);
 	free(x->cwd);
 	free(x->metric);

@@ -14,6 +14,7 @@
 #define WQ_EXP_MAX_RUNS 1000
 #define WQ_EXP_MAX_WARMUP 100
 #define WQ_EXP_MAX_AXES 16
+#define WQ_EXP_MAX_WATCH 16 /* --watch patterns */
 #define WQ_EXP_MAX_CELLS 256
 #define WQ_EXP_MAX_ARGS 4096
 
@@ -31,6 +32,8 @@ struct wq_saved_exp {
 	char **cmd; /* the workload's argv, NULL-terminated */
 	size_t ncmd;
 	char *cwd; /* where it ran, or NULL (saved before wqctl kept it) */
+	char **watch; /* --watch patterns, NULL-terminated (none: NULL) */
+	size_t nwatch;
 	char *metric; /* the metric's spec */
 	bool higher_is_better;
 	struct wq_saved_setting *settings;

@@ -17,6 +17,7 @@ static const struct wq_owner_knob knobs[] = {
 	.pattern = "btrfs-*",
 	.example = "btrfs-endio-write",
 	.owner = "btrfs",
+	.brief = "mount option thread_pool=N",
 	.knob = "the thread_pool=N mount option sets max_active of its workqueues (default min(online CPUs + 2, "
 		"8))",
 	.how = "mount -o remount,thread_pool=N MOUNTPOINT (thread_pool=N among its options in /etc/fstab keeps it "
@@ -29,6 +30,7 @@ static const struct wq_owner_knob knobs[] = {
 	.pattern = "kcryptd*",
 	.example = "kcryptd-253:0-1",
 	.owner = "dm-crypt",
+	.brief = "table options same_cpu_crypt, no_read_workqueue, no_write_workqueue",
 	.knob = "table options same_cpu_crypt (one per-CPU workqueue, max_active 1), submit_from_crypt_cpus, "
 		"no_read_workqueue, no_write_workqueue (bypass kcryptd)",
 	.how = "cryptsetup refresh --perf-same_cpu_crypt, --perf-no_read_workqueue, --perf-no_write_workqueue "
@@ -41,6 +43,7 @@ static const struct wq_owner_knob knobs[] = {
 	.pattern = "dmz_*",
 	.example = "dmz_cwq_dmz-0",
 	.owner = "dm-zoned",
+	.brief = "none",
 	.none = "it sizes its workqueues itself",
 	.how = NULL,
 	.source = "drivers/md/dm-zoned-target.c dmz_ctr()",

@@ -15,6 +15,7 @@ struct wq_owner_knob {
 	const char *example; /* a name the owner creates, for a glob the user typed */
 	const char *owner; /* "btrfs" */
 	const char *knob; /* what to set, or NULL: the owner offers none */
+	const char *brief; /* the setting in a few words (a table cell) */
 	const char *none; /* with no knob: why */
 	const char *how; /* how to change it at run time, or NULL */
 	const char *source; /* kernel source of the facts */

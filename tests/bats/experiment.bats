@@ -389,3 +389,41 @@ EOF
 	[ -e "$BATS_TEST_TMPDIR/ran" ]
 	grep -q '"touch"' "$saved"
 }
+
+@test "--watch PATTERN: kept by --save and used again by --compare; refused with --no-monitor, empty, 17 times or beside --compare (issue 45)" {
+	run wq experiment --runs 1 --watch 'btrfs-*' --watch kblockd --save w -- true
+	assert_success
+	tr -d ' \n' <"$ROOT/var/lib/wqctl/experiments/w.json" | grep -q '"watch":\["btrfs-\*","kblockd"\]'
+	# --compare takes the spec from the file: the watch list comes back in its document
+	run wq -J experiment --compare w
+	assert_success
+	echo "$output" | tr -d ' \n' | grep -q '"watch":\["btrfs-\*","kblockd"\]'
+	run wq experiment --compare w --watch x
+	assert_failure 2
+	assert_output --partial "give no --set, --profile, --runs, --warmup, --metric, --better, --watch or command"
+	run wq experiment --no-monitor --watch kblockd -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: --watch counts work through the tracepoints, which --no-monitor turns off"
+	run wq experiment --watch '' -- true
+	assert_failure 2
+	assert_output --partial "--watch '': a workqueue name or glob of 1 to 63 characters"
+	args=()
+	for i in $(seq 17); do args+=(--watch "w$i"); done
+	run wq experiment "${args[@]}" -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: more than 16 --watch patterns"
+	run originals_back
+	assert_success
+}
+
+@test "a saved experiment whose spec.watch is not a list of strings is refused, naming the field" {
+	run wq experiment --runs 1 --save w -- true
+	assert_success
+	f=$ROOT/var/lib/wqctl/experiments/w.json
+	# the empty list as json-c prints it, over two lines
+	sed -i '/"watch": \[$/{N;s/"watch": \[\n *\]/"watch": 5/}' "$f"
+	grep -q '"watch": 5' "$f"
+	run wq experiment --compare w
+	assert_failure
+	assert_output --partial "spec.watch is not an array of strings"
+}

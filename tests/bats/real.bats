@@ -180,3 +180,86 @@ cpus_of() { # JSON topology, row name -> its "cpus"
 		assert_equal "$n: $tops" "$n: $n"
 	done
 }
+
+# --- the workqueues outside sysfs: their rescuer threads ----------------------
+# host-6.18-btrfs is this project's development machine (Debian 12, kernel
+# 6.18, 2 CPUs) with a btrfs mounted from a loop device: `wqctl dump`, then
+# every kernel thread's /proc/PID/stat and kthreadd's children file copied as
+# the kernel printed them. At the capture `ps -e -o comm= | grep -c
+# '^kworker/R-'` printed 33 and sysfs listed blkcg_punt_bio and writeback, so
+# 31 workqueues with a rescuer are outside sysfs.
+
+# the rescuers' workqueues in the tree, found by grep and sed: kworker/R-NAME lines
+rescuer_names() {
+	grep -ho '^[0-9]* (kworker/R-.*) [A-Z] ' "$ROOT"/proc/*/stat | sed 's/^[0-9]* (kworker\/R-\(.*\)) [A-Z] $/\1/' | LC_ALL=C sort
+}
+
+@test "6.18 host: show counts the 31 workqueues beyond sysfs that have a rescuer, after the table (issue 45)" {
+	use_real host-6.18-btrfs
+	assert_equal "$(rescuer_names | wc -l)" 33
+	run wq show
+	assert_success
+	assert_line --index 0 --regexp '^NAME +KIND'
+	assert_line --index 3 "wqctl: the kernel has 31 more workqueues with a rescuer thread outside sysfs ('wqctl show --outside' lists them) and others without one ('wqctl monitor' shows every workqueue doing work)"
+	# a pattern, -q or JSON on stdout: the count is not asked for there
+	run wq show writeback
+	refute_output --partial "more workqueues"
+	run wq -q show
+	refute_output --partial "more workqueues"
+}
+
+@test "6.18 host: show --outside lists every rescuer's workqueue but the two in sysfs; btrfs's with thread_pool= (issue 45)" {
+	use_real host-6.18-btrfs
+	want=$(rescuer_names | grep -vx -e writeback -e blkcg_punt_bio)
+	run wq show --outside -r -n -o NAME
+	assert_success
+	assert_equal "$(echo "$output" | LC_ALL=C sort)" "$want"
+	assert_equal "${#lines[@]}" 31
+	run wq show --outside -P -o NAME,RESCUER_PID,OWNER,SETTING 'btrfs-endio-w*'
+	assert_success
+	pid=$(grep -l '(kworker/R-btrfs-endio-write)' "$ROOT"/proc/*/stat | sed 's|.*/proc/\([0-9]*\)/stat$|\1|')
+	assert_output "NAME=\"btrfs-endio-write\" RESCUER_PID=\"$pid\" OWNER=\"btrfs\" SETTING=\"mount option thread_pool=N\""
+	run wq show --outside -J -o NAME kblockd
+	assert_success
+	assert_output --partial '"name": "kblockd",'
+	assert_output --partial '"truncated": false'
+}
+
+@test "show --outside without kthreadd's children file reads every process: the same list" {
+	use_real host-6.18-btrfs
+	before=$(wq show --outside -r -n -o NAME)
+	rm "$ROOT/proc/2/task/2/children"
+	run wq show --outside -r -n -o NAME
+	assert_success
+	assert_equal "$output" "$before"
+}
+
+@test "show --outside: a pattern outside sysfs that matches nothing exits 32; a tree without processes says so (exit 1)" {
+	use_real host-6.18-btrfs
+	run wq show --outside 'nosuch*'
+	assert_equal "$status" 32
+	assert_output --partial "no workqueue outside sysfs matches nosuch* (only those with a rescuer thread are known)"
+	use_real debian-6.12-even
+	run wq show --outside
+	assert_equal "$status" 1
+	assert_output --partial "proc: cannot list the rescuer threads: no processes there"
+	# and plain show has nothing to add there
+	run wq show
+	assert_success
+	refute_output --partial "more workqueues"
+}
+
+@test "Debian 6.1: rescuers carry the workqueue's name cut at 15 characters; show --outside says which may be cut (issue 45)" {
+	use_real debian-6.1-uneven
+	# fs/quota/dquot.c's quota_events_unbound (20 characters) is quota_events_un in the thread's name;
+	# block/blk-core.c's kblockd fits; writeback and blkcg_punt_bio are in sysfs
+	run wq show --outside -r -n -o NAME,TRUNCATED
+	assert_success
+	assert_line 'quota_events_un 1'
+	assert_line 'kblockd 0'
+	refute_line --regexp '^(writeback|blkcg_punt_bio) '
+	# the guest had 20 rescuer threads (the VM tier's stat lines); 2 are sysfs's
+	assert_equal "${#lines[@]}" 18
+	run wq show
+	assert_line "wqctl: the kernel has 18 more workqueues with a rescuer thread outside sysfs ('wqctl show --outside' lists them) and others without one ('wqctl monitor' shows every workqueue doing work)"
+}

@@ -49,3 +49,29 @@ teardown_file() {
 	assert_equal "$status" 32
 	assert_output --partial "btrfs-endio-write: instead, the thread_pool=N mount option"
 }
+
+@test "btrfs live: show counts, and --outside lists, the rescuer threads' workqueues that ps sees outside sysfs" {
+	# procps's view: every kworker/R-NAME thread (6.9+) less the workqueues sysfs lists
+	want=$(ps -e -o comm= | sed -n 's/^kworker\/R-//p' | grep -vxF -f <(ls /sys/devices/virtual/workqueue) | LC_ALL=C sort)
+	echo "$want" | grep -qx btrfs-endio-write
+	run "$WQCTL" show --outside -r -n -o NAME
+	assert_success
+	assert_equal "$(echo "$output" | LC_ALL=C sort)" "$want"
+	run "$WQCTL" show
+	assert_success
+	assert_output --partial "wqctl: the kernel has $(echo "$want" | wc -l) more workqueues with a rescuer thread outside sysfs"
+}
+
+@test "btrfs live: experiment --watch counts btrfs-endio-write's work while it varies writeback; writeback restored" {
+	before=$(cat /sys/devices/virtual/workqueue/writeback/max_active)
+	run "$WQCTL" experiment --set "writeback max_active=64" --runs 1 --watch btrfs-endio-write --watch 'no-such-wq' -J \
+		-- dd if=/dev/urandom of="$MNT/w" bs=1M count=8 conv=fsync status=none
+	assert_success
+	assert_equal "$(cat /sys/devices/virtual/workqueue/writeback/max_active)" "$before"
+	doc=$(echo "$output" | sed -n '/^{/,$p')
+	# the watched workqueue did work (data writes end in it); a watched name that did none is there with 0
+	q=$(echo "$doc" | tr -d ' \n' | grep -o '"name":"btrfs-endio-write","watched":true,"queued":[0-9]*' | sed 's/.*://')
+	[ -n "$q" ] && [ "$q" -gt 0 ]
+	echo "$doc" | tr -d ' \n' | grep -q '"name":"no-such-wq","watched":true,"queued":0,'
+	echo "$doc" | tr -d ' \n' | grep -q '"watch":\["btrfs-endio-write","no-such-wq"\]'
+}

@@ -9,6 +9,7 @@
 #                                workqueue created with 16 and set to 1, and
 #                                created with 1
 #   @@RAW <path> <base64>        a file exactly as the kernel prints it
+#   @@STAT <line>                one /proc/PID/stat line, every task's
 #   @@RC <rc> <command>          exit status of a wqctl command
 #   @@OUT <command>              followed by its output, then @@OUT-END
 #   @@ROW key=value ...          one probe measurement (see row())
@@ -393,9 +394,11 @@ if [ "$MODE" = rootmask ]; then
 fi
 raw_files
 wqctl dump /tmp/dump >/dev/null 2>&1 && echo "@@DUMP $(tar -C /tmp/dump -czf - . | base64 -w0)"
+# every task's stat line as the kernel prints it: the host finds the rescuer threads in them
+for f in /proc/[0-9]*/stat; do read -r l <"$f" 2>/dev/null && echo "@@STAT $l"; done
 for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa -r" "explain writeback" \
 	"check" "knob" "set writeback max_active=64" "get writeback max_active" "set writeback max_active=8" \
-	"knob default_affinity_scope" "get writeback"; do
+	"knob default_affinity_scope" "get writeback" "show --outside -r -n -o NAME,TRUNCATED"; do
 	# shellcheck disable=SC2086
 	run_cmd $c
 done

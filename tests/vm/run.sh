@@ -268,6 +268,47 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 			fi
 		fi
 
+		# the workqueues outside sysfs: the rescuer threads in the guest's stat
+		# lines, found here by other code. A kernel thread (PF_KTHREAD 0x200000)
+		# with PF_WQ_WORKER (0x20) that is no pool's worker (kworker/CPU:ID,
+		# kworker/uPOOL:ID, kworker/dying) is a rescuer, named NAME or, after the
+		# rename, kworker/R-NAME; a name of 15 characters may be cut there
+		# (kernel/workqueue.c init_rescuer(), rescuer_thread()). Less those sysfs lists.
+		rescwant=$(grep '^@@STAT ' "$log.txt" | sed 's/^@@STAT //' | awk '{
+				o = index($0, "("); c = $0; while ((i = index(c, ")")) > 0) { last += i; c = substr(c, i + 1) }
+				comm = substr($0, o + 1, last - o - 1); split(substr($0, last + 2), f, " "); last = 0
+				fl = f[7] + 0
+				if (int(fl / 2097152) % 2 == 0 || int(fl / 32) % 2 == 0) next
+				if (comm ~ /^kworker\/(u?[0-9]|dying)/) next
+				if (comm ~ /^kworker\/R[-+]/) print substr(comm, 11), (length(comm) == 15); else print comm, (length(comm) == 15) }' |
+			while read -r name cut; do
+				in=0
+				for d in "$dump"/sys/devices/virtual/workqueue/*/; do
+					w=$(basename "$d")
+					if [ "$cut" = 1 ]; then [ "${w:0:${#name}}" = "$name" ] && in=1; else [ "$w" = "$name" ] && in=1; fi
+				done
+				[ $in = 1 ] || echo "$name $([ "$cut" = 1 ] && echo 1 || echo 0)"
+			done | LC_ALL=C sort)
+		rescgot=$(out "show --outside -r -n -o NAME,TRUNCATED" | LC_ALL=C sort)
+		if [ -n "$rescwant" ] && [ "$rescgot" = "$rescwant" ]; then
+			ok "$tag: show --outside lists the $(echo "$rescwant" | wc -l) rescuer threads' workqueues that sysfs does not"
+		else notok "$tag: show --outside lists the rescuer threads' workqueues that sysfs does not" \
+			"want: $(echo $rescwant)" "got: $(echo $rescgot)"; fi
+		# by hand from the kernel source: kblockd (block/blk-core.c, WQ_MEM_RECLAIM, never WQ_SYSFS) is
+		# among them on every kernel, writeback (mm/backing-dev.c, WQ_SYSFS) never
+		if echo "$rescgot" | grep -qx 'kblockd 0' && ! echo "$rescgot" | grep -q '^writeback '; then
+			ok "$tag: kblockd is outside sysfs, writeback is not"
+		else notok "$tag: kblockd is outside sysfs, writeback is not" "got: $(echo $rescgot)"; fi
+		nout=$(out "show" | sed -n 's/^wqctl: the kernel has \([0-9]*\) more workqueues\{0,1\} with a rescuer.*/\1/p')
+		if [ "$nout" = "$(echo "$rescwant" | grep -c .)" ]; then ok "$tag: show counts $nout workqueues beyond sysfs"
+		else notok "$tag: show counts the workqueues beyond sysfs" "want: $(echo "$rescwant" | grep -c .)" "got: ${nout:-none}"; fi
+		if [ -f "$dump/proc/sys/kernel/osrelease" ]; then
+			if [ "$("$wqctl" --sysroot "$dump" show --outside -r -n -o NAME,TRUNCATED 2>&1 | LC_ALL=C sort)" = "$rescgot" ]; then
+				ok "$tag: show --outside live in the guest = --sysroot of its dump on the host"
+			else notok "$tag: show --outside live in the guest = --sysroot of its dump on the host" \
+				"$("$wqctl" --sysroot "$dump" show --outside -r -n -o NAME,TRUNCATED 2>&1 | head -3)"; fi
+		fi
+
 		# the probe matrix: wqctl's figure against the measured peak
 		agreed=0 total=0
 		while read -r line; do
