@@ -22,6 +22,7 @@
 #include "../lib/experiment.h"
 #include "../lib/macro.h"
 #include "../lib/minact.h"
+#include "../lib/mountopt.h"
 #include "../lib/owner.h"
 #include "../lib/wq.h"
 #include "cli.h"
@@ -72,6 +73,93 @@ static size_t split_values(char *list, int attr, char **v, size_t max)
 	return n;
 }
 
+/*
+ * --set 'MOUNTPOINT thread_pool=V1,V2,...': btrfs's own knob for its
+ * workqueues, which are not in sysfs, as one axis (live system only: a
+ * mount is reconfigured, nothing in a tree can be).
+ */
+static int axis_from_mount(struct xp *x, const char *spec, char *dir, const char *opt, char *list)
+{
+	struct wq_exp *e = &x->e;
+	struct cli *cli = x->cli;
+	_cleanup_free_ char *cur = NULL;
+	char *vals[WQ_EXP_MAX_CELLS], path[4200], obj[4200];
+	struct wq_exp_axis *ax;
+	size_t nv;
+	int r;
+
+	/* "/mnt/data/" is /mnt/data, as the kernel lists it */
+	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+		dir[l - 1] = '\0';
+	if (strcmp(opt, "thread_pool")) {
+		cli_err(cli, "experiment: --set '%s': a mount point takes thread_pool= (btrfs's), not %s=", spec, opt);
+		return EXIT_USAGE;
+	}
+	r = wq_mountopt_path(dir, opt, path, sizeof(path));
+	if (r < 0) {
+		cli_err(cli, "experiment: --set '%s': %s: %s", spec, dir,
+			r == -EINVAL ? "not a mount point as the kernel names it (absolute, no '.', '..', '//', "
+				       "spaces or control characters)"
+				     : wq_strerror(-r));
+		return EXIT_USAGE;
+	}
+	nv = split_values(list, WQ_A_MAX_ACTIVE, vals, ARRAY_SIZE(vals));
+	if (nv == 0 || nv > ARRAY_SIZE(vals)) {
+		if (nv)
+			cli_err(cli, "experiment: --set '%s': more than %d values (the grid holds at most %d settings)",
+				spec, WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
+		else
+			cli_err(cli, "experiment: --set '%s': no values after thread_pool=", spec);
+		return EXIT_USAGE;
+	}
+	r = wq_mountopt_read(cli->ctx, path, &cur);
+	if (r < 0) {
+		cli_err(cli, "experiment: --set '%s': %s: %s", spec, dir,
+			r == -ENOENT	    ? "no btrfs is mounted there"
+			: r == -EMEDIUMTYPE ? "not a btrfs (thread_pool= is btrfs's mount option)"
+					    : wq_strerror(-r));
+		return r == -ENOENT ? EXIT_NONE_EXIST : r == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	ax = wq_exp_axis_new(e, nv);
+	if (!ax)
+		return EXIT_FAIL;
+	snprintf(obj, sizeof(obj), "%s %s", dir, opt);
+	for (size_t v = 0; v < nv; v++) {
+		_cleanup_free_ char *newv = NULL;
+		char why[200];
+
+		if (wq_mountopt_check(cli->ctx, opt, vals[v], &newv, why, sizeof(why)) < 0) {
+			cli_err(cli, "%s: invalid value '%s': %s", obj, vals[v], why);
+			return EXIT_USAGE;
+		}
+		if (asprintf(&ax->c[v].label, "%s %s=%s", dir, opt, vals[v]) < 0) {
+			ax->c[v].label = NULL;
+			return EXIT_FAIL;
+		}
+		if (wq_exp_choice_add(e, &ax->c[v], obj, path, WQ_V_INT, cur, NULL, newv, vals[v]) < 0)
+			return EXIT_FAIL;
+	}
+	if (cli->sysroot) {
+		cli_err(cli,
+			"experiment: --set '%s': thread_pool changes by reconfiguring the mount, which only the "
+			"live system can",
+			spec);
+		return EXIT_USAGE;
+	}
+	/* btrfs's workqueues are what the axis varies: count their work unless --watch says what to */
+	if (!e->nwatch && e->monitor) {
+		char **w = calloc(2, sizeof(char *));
+
+		if (!w || !(w[0] = strdup("btrfs-*"))) {
+			free(w);
+			return EXIT_FAIL;
+		}
+		e->watch = w;
+		e->nwatch = 1;
+	}
+	return EXIT_OK;
+}
+
 /* --set 'WQ ATTR=V1,V2,...': one axis, validated against every workqueue WQ names. */
 static int axis_from_set(struct xp *x, const char *spec)
 {
@@ -93,6 +181,9 @@ static int axis_from_set(struct xp *x, const char *spec)
 		return EXIT_USAGE;
 	}
 	*eq = '\0';
+	/* a mount point: btrfs's thread_pool */
+	if (wq[0] == '/')
+		return axis_from_mount(x, spec, wq, assign, eq + 1);
 	attr = wq_attr_from_name(assign);
 	if (attr < 0) {
 		const char *near = cli_nearest_attr(assign);
@@ -701,7 +792,9 @@ const struct cmd cmd_experiment = {
 	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] -- COMMAND [ARG...]",
     .options =
 	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
-	"                         several --set multiply into a grid\n"
+	"                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
+	"                         a btrfs's thread_pool, the max_active of its workqueues (live only;\n"
+	"                         watches btrfs-* unless --watch is given)\n"
 	"  --profile A,B,none     one axis of whole profiles; 'none' is the system as found (the\n"
 	"                         default without --set: one setting, a baseline for --compare)\n"
 	"  --runs N               measured runs per setting (default 5), interleaved in shuffled rounds\n"

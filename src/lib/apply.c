@@ -17,6 +17,7 @@
 
 #include "knob.h"
 #include "macro.h"
+#include "mountopt.h"
 #include "owner.h"
 #include "ownerknob.h"
 #include "wq.h"
@@ -729,7 +730,8 @@ int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms)
 /* Journal lines: PATH <tab> TYPE <tab> ORIGINAL <tab> WRITTEN */
 /*
  * What a journal line may name: a workqueue's attribute, a knob of the
- * table, or a parameter of the workqueue module, and nothing else. revert
+ * table, a parameter of the workqueue module, or a btrfs mount's
+ * thread_pool (mountopt.h), and nothing else. revert
  * writes each line back as root, so a line naming any other file (planted,
  * or from a damaged journal) is refused, not written.
  */
@@ -742,6 +744,9 @@ static bool journal_path_ok(const char *path)
 	for (unsigned int i = 0; i < wq_knob_ndescs; i++)
 		if (wq_knob_descs[i].path && streq(path, wq_knob_descs[i].path))
 			return true;
+	/* btrfs's thread_pool (experiment) */
+	if (wq_mountopt_is(path))
+		return wq_mountopt_valid(path);
 	if (!strncmp(path, params, sizeof(params) - 1)) {
 		rest = path + sizeof(params) - 1;
 		return *rest && strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(rest);
@@ -794,8 +799,8 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 		for (char *tok; nf < 4 && (tok = strsep(&t, "\t"));)
 			fields[nf++] = tok;
 		(void)save;
-		if (nf != 4 || t || strncmp(fields[0], "sys/", 4) || strstr(fields[0], "..") || atoi(fields[1]) < 0 ||
-		    atoi(fields[1]) > WQ_V_STRING) {
+		if (nf != 4 || t || (strncmp(fields[0], "sys/", 4) && !wq_mountopt_is(fields[0])) ||
+		    strstr(fields[0], "..") || atoi(fields[1]) < 0 || atoi(fields[1]) > WQ_V_STRING) {
 			wq_log(ctx, WQ_LOG_ERR, "%s:%d: malformed journal line", path, lineno);
 			wq_journal_free(j);
 			return -EINVAL;
@@ -803,7 +808,7 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 		if (!journal_path_ok(fields[0])) {
 			wq_log(
 			    ctx, WQ_LOG_ERR,
-			    "%s:%d: /%s is neither a workqueue attribute nor a workqueue knob; the journal is not used",
+			    "%s:%d: /%s is neither a workqueue attribute, a workqueue knob nor a mount option; the journal is not used",
 			    path, lineno, fields[0]);
 			wq_journal_free(j);
 			return -EINVAL;

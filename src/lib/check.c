@@ -11,6 +11,7 @@
 
 #include "isolate.h"
 #include "macro.h"
+#include "mountopt.h"
 #include "ownerknob.h"
 
 const char *wq_severity_name(enum wq_severity s)
@@ -119,22 +120,25 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 	}
 }
 
-/* The kernel's octal escapes in /proc/self/mounts (\040 a space, \011 a tab, \012, \134) undone in place. */
-static char *unoctal(char *s)
-{
-	char *w = s;
+struct btrfs_check {
+	wq_finding_fn fn;
+	void *data;
+	unsigned int cpus;
+};
 
-	for (const char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
-		    r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-	return s;
+static void check_one_btrfs(const struct wq_btrfs_mount *m, void *data)
+{
+	const struct btrfs_check *b = data;
+
+	if (m->thread_pool <= 0)
+		return;
+	emit(b->fn, b->data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", m->dir,
+	     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
+	     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
+	     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each; thread_pool=1 among its options "
+	     "in /etc/fstab keeps it after a reboot)",
+	     m->dev, m->thread_pool, m->given ? "" : " (the default)", m->thread_pool, b->cpus,
+	     (long)m->thread_pool * b->cpus, m->dir, b->cpus);
 }
 
 /*
@@ -143,48 +147,14 @@ static char *unoctal(char *s)
  */
 static void check_btrfs(struct wq_ctx *ctx, wq_finding_fn fn, void *data)
 {
-	_cleanup_free_ char *mounts = NULL;
+	struct btrfs_check b = {.fn = fn, .data = data};
 	struct wq_topo *t;
 	const char *why;
-	unsigned int cpus;
 
-	if (wq_ctx_era(ctx, &why) != WQ_ERA_B || wq_root_read(ctx->root, WQ_P_MOUNTS, &mounts) < 0 ||
-	    !(t = wq_ctx_topo(ctx)))
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_B || !(t = wq_ctx_topo(ctx)))
 		return;
-	cpus = wq_cpuset_count(t->online);
-	for (char *l = mounts, *next; l && *l; l = next) {
-		char *f[4] = {NULL}, *rest;
-		const char *tp = NULL, *dev, *dir, *opts;
-		int n, nf = 0;
-
-		next = strchr(l, '\n');
-		if (next)
-			*next++ = '\0';
-		/* fields of any length, split in place (a mount point may be 4095 bytes) */
-		for (rest = l; nf < 4 && rest;) {
-			char *tok = strsep(&rest, " ");
-
-			if (*tok)
-				f[nf++] = tok;
-		}
-		if (nf != 4 || strcmp(f[2], "btrfs"))
-			continue;
-		dev = unoctal(f[0]);
-		dir = unoctal(f[1]);
-		opts = f[3];
-		for (const char *o = opts; o && !tp; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-			if (!strncmp(o, "thread_pool=", 12))
-				tp = o;
-		n = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(ctx);
-		if (n <= 0)
-			continue;
-		emit(fn, data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", dir,
-		     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
-		     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "
-		     "or 'mount -o remount,thread_pool=1 %s' (%u in flight each; thread_pool=1 among its options "
-		     "in /etc/fstab keeps it after a reboot)",
-		     dev, n, tp ? "" : " (the default)", n, cpus, (long)n * cpus, dir, cpus);
-	}
+	b.cpus = wq_cpuset_count(t->online);
+	wq_btrfs_mounts(ctx, check_one_btrfs, &b);
 }
 
 /* --kernel names another kernel than the one whose default m is (and whose default differs). */

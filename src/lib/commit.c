@@ -17,6 +17,7 @@
 #include "apply.h"
 #include "macro.h"
 #include "minact.h"
+#include "mountopt.h"
 
 const char *wq_write_reason(int err)
 {
@@ -166,6 +167,8 @@ static const char *path_object(const char *path)
 {
 	static const char *const dirs[] = {"sys/devices/virtual/workqueue/", "sys/module/workqueue/parameters/"};
 
+	if (wq_mountopt_is(path))
+		return wq_mountopt_object(path);
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (!strncmp(path, dirs[i], strlen(dirs[i])))
 			return path + strlen(dirs[i]);
@@ -201,7 +204,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		struct wq_jentry *e = &j.e[i];
 		_cleanup_free_ char *now = NULL;
 		_cleanup_free_ char *txt = NULL;
-		int r = wq_root_read(ctx->root, e->path, &now);
+		int r = wq_value_read(ctx, e->path, &now);
 
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_WARNING, "%s: not restored: %s", e->path,

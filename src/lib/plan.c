@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "mountopt.h"
 
 int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const char *readback, enum wq_vtype type,
 		const char *old, const char *new)
@@ -89,11 +90,18 @@ int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, con
 {
 	_cleanup_free_ char *line = NULL;
 
+	if (wq_mountopt_is(path))
+		return wq_mountopt_write(ctx, path, v);
 	if (type == WQ_V_STRING)
 		return wq_root_write(ctx->root, path, v);
 	if (asprintf(&line, "%s\n", v) < 0)
 		return -ENOMEM;
 	return wq_root_write(ctx->root, path, line);
+}
+
+int wq_value_read(struct wq_ctx *ctx, const char *path, char **out)
+{
+	return wq_mountopt_is(path) ? wq_mountopt_read(ctx, path, out) : wq_root_read(ctx->root, path, out);
 }
 
 static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
@@ -126,7 +134,7 @@ int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 	for (size_t i = 0; i < p->n; i++) {
 		struct wq_change *c = &p->c[i];
 		char *now = NULL;
-		int r = wq_root_read(ctx->root, c->path, &now);
+		int r = wq_value_read(ctx, c->path, &now);
 
 		if (r < 0) {
 			*failed = i;
@@ -155,7 +163,7 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 		if (r == 0) {
 			free(c->now);
 			c->now = NULL;
-			r = wq_root_read(ctx->root, c->readback, &c->now);
+			r = wq_value_read(ctx, c->readback, &c->now);
 			if (r == 0 && !wq_value_equal(c->type, c->now, c->expect ? c->expect : c->new))
 				r = -EILSEQ;
 			/* The write landed even when the read-back differs: restore it too. */

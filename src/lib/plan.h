@@ -63,6 +63,8 @@ int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
 int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
 /* Write one value as `echo` would (newline-terminated, strings verbatim). 0 or -errno. */
 int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v);
+/* Read what path holds: a file below the root, or a mount option (mountopt.h). 0 with *out malloc'ed, or -errno. */
+int wq_value_read(struct wq_ctx *ctx, const char *path, char **out);
 /* The text that restores an old value ("default (cache)" -> "default"). malloc'ed. */
 char *wq_value_restore_text(enum wq_vtype type, const char *old);
 

@@ -333,7 +333,7 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	run wq revert
 	sane
 	assert_failure 1
-	assert_output --partial "run/wqctl/journal:1: /sys/devices/system/cpu/online is neither a workqueue attribute nor a workqueue knob"
+	assert_output --partial "run/wqctl/journal:1: /sys/devices/system/cpu/online is neither a workqueue attribute, a workqueue knob nor a mount option"
 	[ "$(cat "$ROOT/sys/devices/system/cpu/online")" = 0-7 ]
 	printf 'sys/devices/virtual/workqueue/writeback/max_active\t0\t1024\t16\n' >"$ROOT/run/wqctl/journal"
 	echo 16 >"$W/writeback/max_active"

@@ -263,3 +263,49 @@ rescuer_names() {
 	run wq show
 	assert_line "wqctl: the kernel has 18 more workqueues with a rescuer thread outside sysfs ('wqctl show --outside' lists them) and others without one ('wqctl monitor' shows every workqueue doing work)"
 }
+
+# --- btrfs's thread_pool as a setting (experiment; revert) -------------------
+# host-6.18-btrfs mounts a btrfs at /tmp/bm without thread_pool= among its
+# options: btrfs's default there, min(2 online CPUs + 2, 8) = 4.
+
+@test "6.18 host: experiment --set 'MOUNTPOINT thread_pool=...' checks everything, then refuses a tree (only a live mount can be reconfigured)" {
+	use_real host-6.18-btrfs
+	run wq experiment --set '/tmp/bm thread_pool=2,3' -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: --set '/tmp/bm thread_pool=2,3': thread_pool changes by reconfiguring the mount, which only the live system can"
+	run wq experiment --set '/tmp/bm/ thread_pool=0' -- true
+	assert_failure 2
+	assert_output "wqctl: /tmp/bm thread_pool: invalid value '0': expected a whole number of 1 or more"
+	run wq experiment --set '/ thread_pool=2' -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: --set '/ thread_pool=2': /: not a btrfs (thread_pool= is btrfs's mount option)"
+	run wq experiment --set '/tmp thread_pool=2' -- true
+	assert_failure 32
+	assert_output "wqctl: experiment: --set '/tmp thread_pool=2': /tmp: no btrfs is mounted there"
+	run wq experiment --set '/tmp/bm thread_pool' -- true
+	assert_failure 2
+}
+
+@test "revert of a thread_pool journal line: left alone when the mount changed since, never written below a tree, refused when malformed" {
+	use_real host-6.18-btrfs
+	mkdir -p "$ROOT/run/wqctl"
+	# wqctl wrote 3 where 4 was; the mount shows the default 4 now: someone changed it since
+	printf 'mount:/tmp/bm thread_pool\t0\t4\t3\n' >"$ROOT/run/wqctl/journal"
+	run wq revert
+	assert_success
+	assert_output --partial "mount:/tmp/bm thread_pool: left alone: changed since wqctl wrote '3' (now '4')"
+	# as wqctl left it (4): revert would write, which a tree cannot take
+	printf 'mount:/tmp/bm thread_pool\t0\t6\t4\n' >"$ROOT/run/wqctl/journal"
+	run wq revert
+	assert_failure 1
+	assert_output --partial "mount:/tmp/bm thread_pool: restore failed: Operation not supported"
+	# a line that no experiment writes is not trusted at all
+	printf 'mount:/tmp/bm/../etc thread_pool\t0\t6\t4\n' >"$ROOT/run/wqctl/journal"
+	run wq revert
+	assert_failure
+	assert_output --partial "malformed journal line"
+	printf 'mount:/tmp/bm nice\t0\t6\t4\n' >"$ROOT/run/wqctl/journal"
+	run wq revert
+	assert_failure
+	assert_output --partial "is neither a workqueue attribute, a workqueue knob nor a mount option"
+}

@@ -20,6 +20,8 @@ setup_file() {
 }
 
 teardown_file() {
+	# a test that failed between an experiment's write and its restore: the journal puts thread_pool back
+	[ -s /run/wqctl/journal ] && "$WQCTL" revert >/dev/null 2>&1
 	mountpoint -q "${MNT:-/nonexistent}" && umount "$MNT"
 	for d in "$T"/instances/wqctl-monitor-*; do [ -d "$d" ] && rmdir "$d"; done
 	true
@@ -74,4 +76,61 @@ teardown_file() {
 	[ -n "$q" ] && [ "$q" -gt 0 ]
 	echo "$doc" | tr -d ' \n' | grep -q '"name":"no-such-wq","watched":true,"queued":0,'
 	echo "$doc" | tr -d ' \n' | grep -q '"watch":\["btrfs-endio-write","no-such-wq"\]'
+}
+
+# the thread_pool= a run sees in force on $MNT, as the kernel lists the mount
+tp_now() { awk -v m="$MNT" '$2 == m { n = split($4, o, ","); v = "default"; for (i = 1; i <= n; i++) if (o[i] ~ /^thread_pool=/) v = substr(o[i], 13); print v }' /proc/self/mounts | tail -1; }
+
+@test "btrfs live: experiment varies thread_pool by reconfiguring the mount; each run sees its value; restored (issue 45)" {
+	before=$(tp_now)
+	cat >"$BATS_TEST_TMPDIR/tp.sh" <<EOF
+#!/bin/sh
+dd if=/dev/urandom of="$MNT/tp" bs=1M count=4 conv=fsync status=none
+awk -v m="$MNT" '\$2 == m' /proc/self/mounts | tail -1
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/tp.sh"
+	run "$WQCTL" experiment --set "$MNT thread_pool=2,3" --runs 2 --metric 're:thread_pool=([0-9]+)' -J -- "$BATS_TEST_TMPDIR/tp.sh"
+	assert_success
+	doc=$(echo "$output" | sed -n '/^{/,$p' | tr -d ' \n')
+	# the kernel's own mount line, read inside each run, has the value of its setting
+	echo "$doc" | grep -q "\"setting\":\"${MNT}thread_pool=2\",.*\"median\":2,"
+	echo "$doc" | grep -q "\"setting\":\"${MNT}thread_pool=3\",.*\"median\":3,"
+	# btrfs's workqueues were watched by themselves, and did the data writes' work
+	echo "$doc" | grep -q '"watch":\["btrfs-\*"\]'
+	echo "$doc" | grep -q '"name":"btrfs-endio-write","watched":true,"queued":[1-9]'
+	assert_equal "$(tp_now)" "$before"
+	[ ! -s /run/wqctl/journal ]
+}
+
+@test "btrfs live: an experiment killed with SIGKILL mid-run leaves thread_pool to revert, which restores it" {
+	before=$(tp_now)
+	"$WQCTL" experiment --set "$MNT thread_pool=3" --runs 1 -- sleep 61 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ "$(tp_now)" = 3 ] && break; sleep 0.05; done
+	assert_equal "$(tp_now)" 3
+	kill -9 "$pid"
+	wait "$pid" || true
+	pkill -f '^sleep 61$' || true
+	run "$WQCTL" revert
+	assert_success
+	assert_output "$MNT thread_pool: 3 -> $(awk -v n="$(nproc)" 'BEGIN { print (n + 2 < 8 ? n + 2 : 8) }')"
+	assert_equal "$(tp_now)" "$before"
+}
+
+@test "btrfs live: thread_pool values, mount points and options that cannot be set are refused before any run" {
+	run "$WQCTL" experiment --set "$MNT thread_pool=0" -- true
+	assert_failure 2
+	assert_output --partial "$MNT thread_pool: invalid value '0': expected a whole number of 1 or more"
+	run "$WQCTL" experiment --set "$MNT thread_pool=4096" -- true
+	assert_failure 2
+	assert_output --partial "invalid value '4096': above 2048, the most max_active the kernel gives a workqueue"
+	run "$WQCTL" experiment --set "$MNT nice=1" -- true
+	assert_failure 2
+	assert_output --partial "a mount point takes thread_pool= (btrfs's), not nice="
+	run "$WQCTL" experiment --set "$MNT/./ thread_pool=2" -- true
+	assert_failure 2
+	assert_output --partial "not a mount point as the kernel names it"
+	run "$WQCTL" experiment --set "$BATS_FILE_TMPDIR thread_pool=2" -- true
+	assert_failure 32
+	assert_output --partial "no btrfs is mounted there"
 }
