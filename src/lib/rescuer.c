@@ -62,6 +62,7 @@ int wq_rescuer_parse(const char *stat, struct wq_rescuer *r)
 	 * own (before the full worker names): NAME up to 6.7, kworker/R-NAME
 	 * (NAME cut at 5) after the rename; later kernels show kworker/R-NAME whole.
 	 */
+	r->comm_len = len;
 	r->truncated = len == COMM_KEEP;
 	if (!strncmp(r->name, "kworker/R", strlen("kworker/R"))) {
 		/* a '+' or '-' then the name (or a description, should that form come) */
@@ -164,6 +165,11 @@ int wq_rescuers(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 		free(s.v);
 		return r;
 	}
+	/* one name longer than 15: this kernel shows them whole, and none was cut */
+	for (size_t i = 0; i < s.n; i++)
+		if (s.v[i].comm_len > COMM_KEEP)
+			for (size_t j = 0; j < s.n; j++)
+				s.v[j].truncated = false;
 	if (s.n)
 		qsort(s.v, s.n, sizeof(*s.v), cmp_name);
 	*out = s.v;

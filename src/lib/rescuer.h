@@ -16,7 +16,13 @@ struct wq_rescuer {
 	char name[64]; /* the workqueue's name as its thread carries it */
 	char rel[32]; /* "proc/PID/stat", the file it was read from */
 	int pid;
-	bool truncated; /* the thread's name fills 15 characters: name may be the start of the workqueue's */
+	size_t comm_len; /* the thread's name as /proc shows it, its length */
+	/*
+	 * The thread's name fills the 15 characters /proc shows of a task's own
+	 * name, and no rescuer's is longer (a kernel that shows workers' full
+	 * names shows some longer): name may be the start of the workqueue's.
+	 */
+	bool truncated;
 };
 
 /*

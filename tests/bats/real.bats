@@ -223,6 +223,14 @@ rescuer_names() {
 	assert_success
 	assert_output --partial '"name": "kblockd",'
 	assert_output --partial '"truncated": false'
+	# kworker/R-netns fills 15 characters, but kworker/R-kvfree_rcu_reclaim is longer: names are whole here
+	grep -q '(kworker/R-netns)' "$ROOT"/proc/*/stat
+	run wq show --outside -r -n -o NAME,TRUNCATED netns
+	assert_output 'netns 0'
+	# without the long ones, a 15-character name may have been cut
+	grep -l '(kworker/R-.\{6,\})' "$ROOT"/proc/*/stat | xargs rm
+	run wq show --outside -r -n -o NAME,TRUNCATED netns
+	assert_output 'netns 1'
 }
 
 @test "show --outside without kthreadd's children file reads every process: the same list" {

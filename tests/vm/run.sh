@@ -272,15 +272,18 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		# lines, found here by other code. A kernel thread (PF_KTHREAD 0x200000)
 		# with PF_WQ_WORKER (0x20) that is no pool's worker (kworker/CPU:ID,
 		# kworker/uPOOL:ID, kworker/dying) is a rescuer, named NAME or, after the
-		# rename, kworker/R-NAME; a name of 15 characters may be cut there
-		# (kernel/workqueue.c init_rescuer(), rescuer_thread()). Less those sysfs lists.
+		# rename, kworker/R-NAME; a name of 15 characters may be cut there, unless
+		# another is longer (the kernel shows them whole) (kernel/workqueue.c
+		# init_rescuer(), rescuer_thread()). Less those sysfs lists.
 		rescwant=$(grep '^@@STAT ' "$log.txt" | sed 's/^@@STAT //' | awk '{
 				o = index($0, "("); c = $0; while ((i = index(c, ")")) > 0) { last += i; c = substr(c, i + 1) }
 				comm = substr($0, o + 1, last - o - 1); split(substr($0, last + 2), f, " "); last = 0
 				fl = f[7] + 0
 				if (int(fl / 2097152) % 2 == 0 || int(fl / 32) % 2 == 0) next
 				if (comm ~ /^kworker\/(u?[0-9]|dying)/) next
-				if (comm ~ /^kworker\/R[-+]/) print substr(comm, 11), (length(comm) == 15); else print comm, (length(comm) == 15) }' |
+				if (length(comm) > 15) whole = 1
+				name[++nr] = (comm ~ /^kworker\/R[-+]/) ? substr(comm, 11) : comm; len[nr] = length(comm) }
+				END { for (i = 1; i <= nr; i++) print name[i], (!whole && len[i] == 15) }' |
 			while read -r name cut; do
 				in=0
 				for d in "$dump"/sys/devices/virtual/workqueue/*/; do
