@@ -90,7 +90,8 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
 	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion tmux debhelper dpkg-dev lintian fakeroot rpm \
-	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox
+	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox \
+	prometheus prometheus-node-exporter curl
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
@@ -191,7 +192,13 @@ $(BUILD)/wqctl.service: systemd/wqctl.service.in
 	@mkdir -p $(dir $@)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
-install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(MAN_PAGES)
+# Debian's prometheus-node-exporter reads --collector.textfile.directory here
+TEXTFILEDIR ?= /var/lib/prometheus/node-exporter
+$(BUILD)/wqctl-metrics.service: systemd/wqctl-metrics.service.in
+	@mkdir -p $(dir $@)
+	sed 's|@SBINDIR@|$(SBINDIR)|g; s|@TEXTFILEDIR@|$(TEXTFILEDIR)|g' $< >$@
+
+install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(BUILD)/wqctl-metrics.service $(MAN_PAGES)
 	install -D -m 0755 $(BUILD)/wqctl $(DESTDIR)$(SBINDIR)/wqctl
 	install -d $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 	# the administrator's profiles (wqctl.profile(5)): owned by the package, empty
@@ -199,6 +206,8 @@ install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(MAN_PAG
 	install -m 0644 profiles/*.conf $(DESTDIR)$(LIBDIR_WQCTL)/profiles/
 	install -D -m 0644 $(BUILD)/60-wqctl.rules $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules
 	install -D -m 0644 $(BUILD)/wqctl.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
+	install -D -m 0644 $(BUILD)/wqctl-metrics.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.service
+	install -D -m 0644 systemd/wqctl-metrics.timer $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.timer
 	install -D -m 0644 $(BUILD)/man/wqctl.8 $(DESTDIR)$(MANDIR)/man8/wqctl.8
 	install -D -m 0644 $(BUILD)/man/wqctl.profile.5 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
 	install -D -m 0644 completions/wqctl.bash $(DESTDIR)$(BASHCOMPDIR)/wqctl
@@ -212,6 +221,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
 	rm -rf $(DESTDIR)$(LIBDIR_WQCTL)/profiles
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-wqctl.rules $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl.service
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.timer
 	rm -f $(DESTDIR)$(MANDIR)/man8/wqctl.8 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
 	rm -rf $(DESTDIR)$(DOCDIR)/examples

@@ -193,7 +193,8 @@ tier_package() {
 	t "installed wqctl --version" bash -c '/usr/sbin/wqctl --version | grep -qx "wqctl [0-9.]*"'
 	t "installed wqctl show" /usr/sbin/wqctl show
 	t "installed files in their standard places" bash -c 'for f in /usr/sbin/wqctl /usr/lib/wqctl/profiles/numa-local.conf \
-		/lib/udev/rules.d/60-wqctl.rules /lib/systemd/system/wqctl.service /usr/share/man/man8/wqctl.8.gz \
+		/lib/udev/rules.d/60-wqctl.rules /lib/systemd/system/wqctl.service /lib/systemd/system/wqctl-metrics.service \
+		/lib/systemd/system/wqctl-metrics.timer /usr/share/man/man8/wqctl.8.gz \
 		/usr/share/man/man5/wqctl.profile.5.gz /usr/share/bash-completion/completions/wqctl \
 		/usr/share/zsh/vendor-completions/_wqctl /usr/share/fish/vendor_completions.d/wqctl.fish \
 		/usr/share/doc/wqctl/examples/randwrite-4k.fio /usr/share/doc/wqctl/examples/btrfs-seqwrite-fsync.fio \
@@ -206,6 +207,20 @@ tier_package() {
 		out=$(/usr/sbin/wqctl --sysroot "$d/dump" profile list -r -n -o NAME,SOURCE) && rm -rf "$d" &&
 		echo "$out" | grep -qx "numa-local /usr/lib/wqctl/profiles/numa-local.conf"'
 	t "systemd-analyze verify: the installed unit" systemd-analyze verify /lib/systemd/system/wqctl.service
+	t "systemd-analyze verify: the metrics service and timer (issue 46)" systemd-analyze verify \
+		/lib/systemd/system/wqctl-metrics.service /lib/systemd/system/wqctl-metrics.timer
+	t "the boot unit is enabled, the metrics timer only installed (the administrator enables it)" bash -c '
+		test -L /etc/systemd/system/sysinit.target.wants/wqctl.service &&
+		! test -e /etc/systemd/system/timers.target.wants/wqctl-metrics.timer'
+	# the service's command line as installed, run by hand: Debian's node_exporter directory gets a valid file
+	t "wqctl-metrics.service's ExecStart writes node_exporter's textfile that promtool accepts" bash -c '
+		had=$(test -e /var/lib/prometheus/node-exporter/wqctl.prom && echo 1)
+		cmd=$(sed -n "s/^ExecStart=//p" /lib/systemd/system/wqctl-metrics.service) &&
+		[ "$cmd" = "/usr/sbin/wqctl metrics --syslog --textfile /var/lib/prometheus/node-exporter" ] &&
+		mkdir -p /var/lib/prometheus/node-exporter && $cmd &&
+		out=$(promtool check metrics </var/lib/prometheus/node-exporter/wqctl.prom 2>&1) && [ -z "$out" ] &&
+		grep -q "^wqctl_workqueue_max_active{workqueue=\"writeback\"} " /var/lib/prometheus/node-exporter/wqctl.prom
+		rc=$?; [ -n "$had" ] || rm -f /var/lib/prometheus/node-exporter/wqctl.prom; exit $rc'
 	# udevadm test simulates the rules (it runs no RUN program and needs no udevd)
 	t "udevadm test: a workqueue add event runs the installed wqctl" bash -c '
 		udevadm test --action=add /sys/devices/virtual/workqueue/writeback 2>&1 |
@@ -258,7 +273,7 @@ tier_package() {
 	t "the RPM: systemd scriptlets for the boot unit" bash -c '
 		s=$(rpm -qp --scripts build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null) && ! grep -q "%" <<<"$s" &&
 		grep -q "preset wqctl.service" <<<"$s" && grep -q "disable --now wqctl.service" <<<"$s" &&
-		grep -q "try-restart wqctl.service" <<<"$s"'
+		grep -q "try-restart wqctl.service" <<<"$s" && grep -q "preset wqctl.service wqctl-metrics.timer" <<<"$s"'
 }
 
 tier_style() {

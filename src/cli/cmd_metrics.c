@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * wqctl metrics: the settings, findings, drift and pending reverts in the
+ * Prometheus text exposition format, to stdout or atomically into a
+ * node_exporter textfile directory.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/apply.h"
+#include "../lib/check.h"
+#include "../lib/explain.h"
+#include "../lib/kver.h"
+#include "../lib/macro.h"
+#include "../lib/owner.h"
+#include "../lib/topo.h"
+#include "../lib/wq.h"
+#include "cli.h"
+#include "profiles.h"
+
+#define TEXTFILE "wqctl.prom"
+
+/* A family's HELP and TYPE lines, written before its first sample. */
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value as the format escapes it: backslash, double quote and line feed. */
+static void label_value(FILE *f, const char *v)
+{
+	for (const char *p = v ? v : ""; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', f);
+		if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* name{k1="v1",...} value: labels as NULL-terminated key, value pairs */
+static void sample(FILE *f, const char *name, const char *const *labels, double v)
+{
+	fputs(name, f);
+	for (size_t i = 0; labels && labels[i]; i += 2) {
+		fprintf(f, "%s%s=\"", i ? "," : "{", labels[i]);
+		label_value(f, labels[i + 1]);
+		fputc('"', f);
+		if (!labels[i + 2])
+			fputc('}', f);
+	}
+	fprintf(f, " %.17g\n", v);
+}
+
+struct wq_row {
+	struct wq_info wi;
+	long inflight;
+	char owner[64];
+	char *cpus;
+};
+
+static void per_workqueue(FILE *f, struct wq_row *rows, size_t n)
+{
+	family(f, "wqctl_workqueue_max_active", "gauge", "The max_active a workqueue has in sysfs.");
+	for (size_t i = 0; i < n; i++)
+		if (!(rows[i].wi.bad & (1U << WQ_A_MAX_ACTIVE)))
+			sample(f, "wqctl_workqueue_max_active", (const char *[]){"workqueue", rows[i].wi.name, NULL},
+			       rows[i].wi.max_active);
+	family(f, "wqctl_workqueue_max_inflight", "gauge",
+	       "The most work items a workqueue can have in flight on this kernel and topology (derived, as wqctl "
+	       "explain).");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].inflight >= 0)
+			sample(f, "wqctl_workqueue_max_inflight", (const char *[]){"workqueue", rows[i].wi.name, NULL},
+			       (double)rows[i].inflight);
+	family(f, "wqctl_workqueue_nice", "gauge", "The nice level of an unbound workqueue's workers.");
+	for (size_t i = 0; i < n; i++)
+		if ((rows[i].wi.has & (1U << WQ_A_NICE)) && !(rows[i].wi.bad & (1U << WQ_A_NICE)))
+			sample(f, "wqctl_workqueue_nice", (const char *[]){"workqueue", rows[i].wi.name, NULL},
+			       rows[i].wi.nice);
+	family(f, "wqctl_workqueue_affinity_strict", "gauge",
+	       "1 when an unbound workqueue's workers stay inside their pod (6.6+).");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].wi.strict >= 0)
+			sample(f, "wqctl_workqueue_affinity_strict",
+			       (const char *[]){"workqueue", rows[i].wi.name, NULL}, rows[i].wi.strict);
+	family(f, "wqctl_workqueue_info", "gauge",
+	       "A workqueue in sysfs: its kind, affinity scope in force, requested CPUs and owner device.");
+	for (size_t i = 0; i < n; i++) {
+		const struct wq_info *w = &rows[i].wi;
+		const char *scope = w->scope_eff[0] ? w->scope_eff : w->scope;
+
+		sample(f, "wqctl_workqueue_info",
+		       (const char *[]){"workqueue", w->name, "kind", w->unbound ? "unbound" : "percpu", "scope", scope,
+					"cpus", rows[i].cpus ? rows[i].cpus : "", "owner", rows[i].owner, NULL},
+		       1);
+	}
+}
+
+static void cpus(struct cli *cli, FILE *f)
+{
+	struct wq_topo *t = wq_ctx_topo(cli->ctx);
+	const struct wq_cpuset *root = NULL;
+	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
+
+	family(f, "wqctl_online_cpus", "gauge", "Online CPUs.");
+	if (t)
+		sample(f, "wqctl_online_cpus", NULL, wq_cpuset_count(t->online));
+	family(f, "wqctl_root_cpumask_cpus", "gauge",
+	       "CPUs in the root unbound cpumask, where every unbound workqueue's workers may run.");
+	if (wq_root_cpumask_get(cli->ctx, &root) == 0)
+		sample(f, "wqctl_root_cpumask_cpus", NULL, wq_cpuset_count(root));
+	family(f, "wqctl_housekeeping_cpus", "gauge", "Online CPUs that are neither isolated nor nohz_full.");
+	if (t && hk && wq_topo_housekeeping(t, hk) == 0)
+		sample(f, "wqctl_housekeeping_cpus", NULL, wq_cpuset_count(hk));
+}
+
+static void kernel_info(struct cli *cli, FILE *f)
+{
+	const char *why;
+	char scope[32] = "none";
+
+	if (wq_has_scopes(cli->ctx))
+		wq_default_scope(cli->ctx, scope, sizeof(scope));
+	family(f, "wqctl_kernel_info", "gauge",
+	       "The kernel: its release, the era of its max_active rules (wqctl explain) and the default affinity "
+	       "scope.");
+	sample(f, "wqctl_kernel_info",
+	       (const char *[]){"release", cli->ctx->kver.release, "era", wq_era_name(wq_ctx_era(cli->ctx, &why)),
+				"default_scope", scope, NULL},
+	       1);
+}
+
+/* check's findings, counted by severity and code */
+struct tally {
+	struct {
+		enum wq_severity sev;
+		char code[64];
+		unsigned int n;
+	} v[64];
+	size_t n;
+};
+
+static void on_finding(void *data, const struct wq_finding *fi)
+{
+	struct tally *t = data;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].sev == fi->severity && !strcmp(t->v[i].code, fi->code)) {
+			t->v[i].n++;
+			return;
+		}
+	if (t->n == ARRAY_SIZE(t->v))
+		return;
+	t->v[t->n].sev = fi->severity;
+	snprintf(t->v[t->n].code, sizeof(t->v[t->n].code), "%s", fi->code);
+	t->v[t->n++].n = 1;
+}
+
+static void findings(struct cli *cli, FILE *f, struct wq_row *rows, size_t n)
+{
+	struct tally t = {.n = 0};
+
+	wq_check_globals(cli->ctx, NULL, on_finding, &t);
+	for (size_t i = 0; i < n; i++)
+		wq_check_wq(cli->ctx, &rows[i].wi, NULL, on_finding, &t);
+	family(f, "wqctl_check_findings", "gauge", "Findings of wqctl check, by severity and code.");
+	for (size_t i = 0; i < t.n; i++)
+		sample(f, "wqctl_check_findings",
+		       (const char *[]){"severity", wq_severity_name(t.v[i].sev), "code", t.v[i].code, NULL}, t.v[i].n);
+}
+
+/* The profile a setting came from: its file name without directory and ".conf". */
+static void profile_name(const char *file, char *buf, size_t size)
+{
+	const char *b = strrchr(file, '/');
+	size_t l;
+
+	snprintf(buf, size, "%s", b ? b + 1 : file);
+	l = strlen(buf);
+	if (l > 5 && !strcmp(buf + l - 5, ".conf"))
+		buf[l - 5] = '\0';
+}
+
+/* verify of the active set: settings and mismatches per profile. -1 when the set cannot be read. */
+static int drift(struct cli *cli, FILE *f)
+{
+	struct wq_settings st = {0};
+	struct wq_pset set;
+	bool none = false;
+	char names[32][128];
+	unsigned int total[32] = {0}, bad[32] = {0};
+	size_t np = 0;
+	int rc = cli_load_profiles(cli, NULL, 0, &set, &none);
+
+	family(f, "wqctl_profile_settings", "gauge", "Settings of each active profile (wqctl verify's rows).");
+	if (rc)
+		return -1;
+	if (!none && wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
+		wq_pset_free(&set);
+		return -1;
+	}
+	for (size_t i = 0; i < st.n; i++) {
+		const struct wq_setting *x = &st.v[i];
+		char name[128];
+		size_t k;
+
+		profile_name(x->file, name, sizeof(name));
+		for (k = 0; k < np && strcmp(names[k], name); k++)
+			;
+		if (k == np) {
+			if (np == ARRAY_SIZE(names))
+				continue;
+			snprintf(names[np++], sizeof(names[0]), "%s", name);
+		}
+		total[k]++;
+		/* as verify counts them: a value that differs, a section with nothing to set that is not waiting */
+		bad[k] += (x->status == WQ_SET_OK && !wq_value_equal(x->type, x->current, x->write)) ||
+			  (x->status == WQ_SET_ABSENT && !x->waiting);
+	}
+	for (size_t k = 0; k < np; k++)
+		sample(f, "wqctl_profile_settings", (const char *[]){"profile", names[k], NULL}, total[k]);
+	family(f, "wqctl_profile_drift", "gauge",
+	       "Settings of each active profile that do not hold (wqctl verify: drift, or absent and not waiting for "
+	       "a device).");
+	for (size_t k = 0; k < np; k++)
+		sample(f, "wqctl_profile_drift", (const char *[]){"profile", names[k], NULL}, bad[k]);
+	wq_settings_free(&st);
+	wq_pset_free(&set);
+	return 0;
+}
+
+static int journal(struct cli *cli, FILE *f)
+{
+	struct wq_journal j = {0};
+	int r = wq_journal_read(cli->ctx, &j);
+
+	family(f, "wqctl_journal_entries", "gauge", "Values wqctl changed that wqctl revert would restore.");
+	if (r == 0)
+		sample(f, "wqctl_journal_entries", NULL, (double)j.n);
+	wq_journal_free(&j);
+	return r;
+}
+
+struct text {
+	const char *buf;
+	size_t len;
+};
+
+static void fill(FILE *f, const void *data)
+{
+	const struct text *t = data;
+
+	fwrite(t->buf, 1, t->len, f);
+}
+
+static int collect(struct cli *cli, FILE *f, int *failed)
+{
+	char **names = NULL;
+	size_t n = 0, nr = 0;
+	struct wq_row *rows;
+	int r = wq_list(cli->ctx, &names, &n);
+
+	if (r < 0) {
+		cli_err(cli, "metrics: cannot list the workqueues: %s", wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows) {
+		wq_names_free(names, n);
+		return EXIT_FAIL;
+	}
+	wq_ctx_mask_texts(cli->ctx, false);
+	for (size_t i = 0; i < n; i++) {
+		struct wq_row *w = &rows[nr];
+		struct wq_owner o;
+
+		r = wq_info_read(cli->ctx, names[i], &w->wi);
+		if (r < 0) {
+			if (r != -ENOENT) { /* vanished while we looked: not an error */
+				cli_err(cli, "%s: cannot read: %s", names[i], wq_strerror(-r));
+				(*failed)++;
+			}
+			wq_info_clear(&w->wi);
+			continue;
+		}
+		w->inflight = w->wi.bad & (1U << WQ_A_MAX_ACTIVE) ? -1 : wq_explain_max_inflight(cli->ctx, &w->wi);
+		if ((w->wi.has & (1U << WQ_A_CPUMASK)) && !(w->wi.bad & (1U << WQ_A_CPUMASK)))
+			w->cpus = wq_cpuset_format_list(w->wi.cpumask);
+		wq_owner_from_name(w->wi.name, &o);
+		wq_owner_format(&o, w->owner, sizeof(w->owner));
+		if (!strcmp(w->owner, "-"))
+			w->owner[0] = '\0';
+		nr++;
+	}
+	wq_names_free(names, n);
+	kernel_info(cli, f);
+	per_workqueue(f, rows, nr);
+	cpus(cli, f);
+	findings(cli, f, rows, nr);
+	if (drift(cli, f) < 0)
+		(*failed)++;
+	if (journal(cli, f) < 0)
+		(*failed)++;
+	for (size_t i = 0; i < nr; i++) {
+		wq_info_clear(&rows[i].wi);
+		free(rows[i].cpus);
+	}
+	free(rows);
+	return EXIT_OK;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{"textfile", required_argument, NULL, 't'}, {NULL, 0, NULL, 0}};
+	const char *dir = NULL;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int c, rc, failed = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 't') {
+			dir = optarg;
+			continue;
+		}
+		cli_err(cli, "metrics: %s: unknown option or missing argument (see wqctl metrics --help)",
+			argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		cli_err(cli, "metrics: %s: unexpected argument", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (cli->json || cli->raw || cli->pairs || cli->output || cli->list_columns) {
+		cli_err(cli, "metrics: the output is Prometheus's text format: no --json, --raw, --pairs or --output");
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return EXIT_FAIL;
+	rc = collect(cli, f, &failed);
+	if (fclose(f) != 0 || rc != EXIT_OK)
+		return EXIT_FAIL;
+	if (dir) {
+		struct wq_root *out = NULL;
+		struct text t = {buf, len};
+		int r = wq_root_new(dir, &out);
+
+		/* a temporary beside it (no .prom: the collector skips it), fsync'ed, renamed over */
+		if (r == 0)
+			r = wq_root_replace(out, TEXTFILE, 0644, fill, &t);
+		wq_root_free(out);
+		if (r < 0) {
+			cli_err(cli, "%s/%s: cannot write: %s", dir, TEXTFILE, wq_strerror(-r));
+			return EXIT_FAIL;
+		}
+	} else if (fwrite(buf, 1, len, stdout) != len) {
+		return EXIT_FAIL;
+	}
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd cmd_metrics = {
+    .name = "metrics",
+    .run = run,
+    .summary = "print the settings, findings and drift as Prometheus metrics",
+    .usage = "[--textfile DIR]",
+    .options = "  --textfile DIR   write DIR/" TEXTFILE " atomically (node_exporter's textfile collector) instead of\n"
+	       "                   standard output\n",
+};
