@@ -15,7 +15,7 @@ _wqctl()
 			pre+=("$w" "${words[i+1]}"); i=$((i + 1)); continue ;;
 		--sysroot=*|--profile-dir=*|--kernel=*) pre+=("$w"); continue ;;
 		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size|\
-		--set|--runs|--warmup|--seed|--metric|--better|--save|--compare|--threshold|--plot|--textfile|--watch)
+		--set|--runs|--warmup|--seed|--metric|--better|--save|--compare|--threshold|--plot|--textfile|--watch|--sample)
 			i=$((i + 1)); continue ;;
 		--)
 			# experiment's workload: complete it as a command line of its own
@@ -68,7 +68,7 @@ _wqctl()
 	--save|--compare) COMPREPLY=($(compgen -W "$(_wqctl_words experiments)" -- "$cur")); return ;;
 	--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--textfile) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	--runs|--warmup|--seed|--threshold) COMPREPLY=(); return ;;
+	--runs|--warmup|--seed|--threshold|--sample) COMPREPLY=(); return ;;
 	--workqueue|--watch) _wqctl_reply "$(_wqctl_words workqueues)" "$cur" ""; __ltrim_colon_completions "$cur"; return ;;
 	--scope) _wqctl_reply "$(_wqctl_words scopes)" "$cur" ""; return ;;
 	esac

@@ -90,6 +90,7 @@ complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
 complete -c wqctl -n '__wqctl_using get' -l hex
 complete -c wqctl -n '__wqctl_using show' -l outside
 complete -c wqctl -n '__wqctl_using metrics' -l textfile -x -a '(__fish_complete_directories)'
+complete -c wqctl -n '__wqctl_using metrics' -l sample -x
 complete -c wqctl -n '__wqctl_using check verify' -l strict
 complete -c wqctl -n '__wqctl_using explain' -l max-active -r
 complete -c wqctl -n '__wqctl_using explain' -l min-active -r

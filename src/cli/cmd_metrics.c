@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,9 @@
 #include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
+#include "../lib/sampler.h"
 #include "../lib/topo.h"
+#include "../lib/trace.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "profiles.h"
@@ -54,7 +58,11 @@ static void sample(FILE *f, const char *name, const char *const *labels, double 
 		if (!labels[i + 2])
 			fputc('}', f);
 	}
-	fprintf(f, " %.17g\n", v);
+	/* the format's spelling of a missing figure; 15 digits keep every count exact */
+	if (isnan(v))
+		fputs(" NaN\n", f);
+	else
+		fprintf(f, " %.15g\n", v);
 }
 
 struct wq_row {
@@ -247,6 +255,80 @@ static int journal(struct cli *cli, FILE *f)
 	return r;
 }
 
+/* One summary's quantiles (NaN without a sample), sum and count, in seconds from nanoseconds. */
+static void summary(FILE *f, const char *name, const char *wq, int64_t p50, int64_t p99, double sum, uint64_t count)
+{
+	char n[96];
+
+	sample(f, name, (const char *[]){"workqueue", wq, "quantile", "0.5", NULL}, p50 >= 0 ? (double)p50 / 1e9 : NAN);
+	sample(f, name, (const char *[]){"workqueue", wq, "quantile", "0.99", NULL},
+	       p99 >= 0 ? (double)p99 / 1e9 : NAN);
+	snprintf(n, sizeof(n), "%s_sum", name);
+	sample(f, n, (const char *[]){"workqueue", wq, NULL}, sum / 1e9);
+	snprintf(n, sizeof(n), "%s_count", name);
+	sample(f, n, (const char *[]){"workqueue", wq, NULL}, (double)count);
+}
+
+/*
+ * --sample SECONDS: what monitor measures over one window, from the
+ * workqueue tracepoints (live only), for the workqueues that did work in it.
+ */
+static int sample_window(struct cli *cli, FILE *f, double seconds)
+{
+	struct sigaction sa = {.sa_handler = wq_sampler_on_signal};
+	struct wq_sampler *sm = NULL;
+	struct wq_sample w;
+	char why[300];
+	int r;
+
+	/* a signal must not leave the tracing instance behind */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	r = wq_sampler_open(cli->ctx, WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
+	if (r < 0) {
+		cli_err(cli, "metrics: --sample: %s", why);
+		return EXIT_FAIL;
+	}
+	r = wq_sampler_next(sm, true, &w);
+	if (r <= 0) {
+		wq_sampler_free(sm);
+		if (r == 0)
+			cli_err(cli, "metrics: --sample: interrupted before the window ended; nothing written");
+		return EXIT_FAIL;
+	}
+	family(f, "wqctl_sample_seconds", "gauge", "Length of the window the wqctl_sample_ families measured.");
+	sample(f, "wqctl_sample_seconds", NULL, w.seconds);
+	family(f, "wqctl_sample_events_lost", "gauge",
+	       "Tracepoint events the trace buffer dropped in the window (the figures undercount when not 0).");
+	sample(f, "wqctl_sample_events_lost", NULL, (double)w.lost);
+	family(f, "wqctl_sample_queued_per_second", "gauge",
+	       "Work items queued per second in the window, per workqueue as the tracepoints name it.");
+	for (size_t i = 0; i < w.n; i++)
+		sample(f, "wqctl_sample_queued_per_second", (const char *[]){"workqueue", w.rows[i].name, NULL},
+		       w.rows[i].queued_ps);
+	family(f, "wqctl_sample_started_per_second", "gauge", "Work items started per second in the window.");
+	for (size_t i = 0; i < w.n; i++)
+		sample(f, "wqctl_sample_started_per_second", (const char *[]){"workqueue", w.rows[i].name, NULL},
+		       w.rows[i].started_ps);
+	family(f, "wqctl_sample_throttled", "gauge",
+	       "Work items max_active held back in the window (activated after they were queued).");
+	for (size_t i = 0; i < w.n; i++)
+		sample(f, "wqctl_sample_throttled", (const char *[]){"workqueue", w.rows[i].name, NULL},
+		       (double)w.rows[i].throttled);
+	family(f, "wqctl_sample_wait_seconds", "summary", "Time from queue_work to execute_start in the window.");
+	for (size_t i = 0; i < w.n; i++)
+		summary(f, "wqctl_sample_wait_seconds", w.rows[i].name, w.rows[i].wait_p50, w.rows[i].wait_p99,
+			w.rows[i].wait_sum, w.rows[i].wait_count);
+	family(f, "wqctl_sample_run_seconds", "summary", "Time from execute_start to execute_end in the window.");
+	for (size_t i = 0; i < w.n; i++)
+		summary(f, "wqctl_sample_run_seconds", w.rows[i].name, w.rows[i].run_p50, w.rows[i].run_p99,
+			w.rows[i].run_sum, w.rows[i].run_count);
+	wq_sampler_free(sm);
+	return EXIT_OK;
+}
+
 struct text {
 	const char *buf;
 	size_t len;
@@ -259,7 +341,7 @@ static void fill(FILE *f, const void *data)
 	fwrite(t->buf, 1, t->len, f);
 }
 
-static int collect(struct cli *cli, FILE *f, int *failed)
+static int collect(struct cli *cli, FILE *f, double window, int *failed)
 {
 	char **names = NULL;
 	size_t n = 0, nr = 0;
@@ -307,6 +389,8 @@ static int collect(struct cli *cli, FILE *f, int *failed)
 		(*failed)++;
 	if (journal(cli, f) < 0)
 		(*failed)++;
+	if (window > 0 && sample_window(cli, f, window) != EXIT_OK)
+		(*failed)++;
 	for (size_t i = 0; i < nr; i++) {
 		wq_info_clear(&rows[i].wi);
 		free(rows[i].cpus);
@@ -317,8 +401,11 @@ static int collect(struct cli *cli, FILE *f, int *failed)
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{"textfile", required_argument, NULL, 't'}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"textfile", required_argument, NULL, 't'}, {"sample", required_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
 	const char *dir = NULL;
+	double window = 0;
+	char *end;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -327,6 +414,15 @@ static int run(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 't') {
 			dir = optarg;
+			continue;
+		}
+		if (c == 's') {
+			errno = 0;
+			window = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(window >= 0.1 && window <= 3600)) {
+				cli_err(cli, "metrics: --sample '%s': expected seconds from 0.1 to 3600", optarg);
+				return EXIT_USAGE;
+			}
 			continue;
 		}
 		cli_err(cli, "metrics: %s: unknown option or missing argument (see wqctl metrics --help)",
@@ -343,10 +439,14 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
+	if (window > 0 && cli->sysroot) {
+		cli_err(cli, "metrics: --sample measures the live kernel's tracepoints: not below --sysroot");
+		return EXIT_USAGE;
+	}
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return EXIT_FAIL;
-	rc = collect(cli, f, &failed);
+	rc = collect(cli, f, window, &failed);
 	if (fclose(f) != 0 || rc != EXIT_OK)
 		return EXIT_FAIL;
 	if (dir) {
@@ -372,7 +472,8 @@ const struct cmd cmd_metrics = {
     .name = "metrics",
     .run = run,
     .summary = "print the settings, findings and drift as Prometheus metrics",
-    .usage = "[--textfile DIR]",
-    .options = "  --textfile DIR   write DIR/" TEXTFILE " atomically (node_exporter's textfile collector) instead of\n"
-	       "                   standard output\n",
+    .usage = "[--sample SECONDS] [--textfile DIR]",
+    .options = "  --sample SECONDS  add what monitor measures over a window of SECONDS (0.1 to 3600; root, live)\n"
+	       "  --textfile DIR    write DIR/" TEXTFILE " atomically (node_exporter's textfile collector) instead\n"
+	       "                    of standard output\n",
 };

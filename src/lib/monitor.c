@@ -13,7 +13,8 @@
 struct samples {
 	int64_t *v;
 	size_t n, cap;
-	uint64_t seen;
+	uint64_t seen; /* every sample, kept or not */
+	double sum; /* of every sample, ns */
 };
 
 struct wqstat {
@@ -175,6 +176,7 @@ static uint64_t next_rand(struct wq_mon *m)
 static int sample(struct wq_mon *m, struct samples *s, int64_t x)
 {
 	s->seen++;
+	s->sum += (double)x;
 	if (s->n == s->cap && s->cap < MAX_SAMPLES) {
 		size_t nc = s->cap ? s->cap * 2 : 64;
 		int64_t *nv = realloc(s->v, sizeof(*nv) * nc);
@@ -324,6 +326,10 @@ static void make_row(struct wq_mon_row *r, const struct wqstat *s, double second
 	    .wait_p99 = wq_mon_percentile(wait->v, wait->n, 99),
 	    .run_p50 = wq_mon_percentile(run->v, run->n, 50),
 	    .run_p99 = wq_mon_percentile(run->v, run->n, 99),
+	    .wait_sum = wait->sum,
+	    .run_sum = run->sum,
+	    .wait_count = wait->seen,
+	    .run_count = run->seen,
 	};
 }
 
@@ -361,6 +367,7 @@ int wq_mon_interval(struct wq_mon *m, double seconds, const struct wq_mon_row **
 		s->queued = s->started = s->done = s->throttled = 0;
 		s->wait.n = s->run.n = 0;
 		s->wait.seen = s->run.seen = 0;
+		s->wait.sum = s->run.sum = 0;
 	}
 	qsort(r, cnt, sizeof(*r), cmp_row);
 	*rows = r;

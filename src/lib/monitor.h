@@ -33,6 +33,8 @@ struct wq_mon_row {
 	long inflight; /* started, not yet ended */
 	int64_t wait_p50, wait_p99; /* queue_work -> execute_start */
 	int64_t run_p50, run_p99; /* execute_start -> execute_end (wall clock) */
+	double wait_sum, run_sum; /* of every wait and run time (not only the kept samples), ns */
+	uint64_t wait_count, run_count; /* how many */
 };
 
 struct wq_mon *wq_mon_new(void);

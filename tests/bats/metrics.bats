@@ -133,4 +133,13 @@ value() { grep -F "$1 " <<<"$output" | sed 's/.* //'; }
 	assert_output "wqctl: metrics: extra: unexpected argument"
 	run wq metrics --textfile
 	assert_failure 2
+	for bad in 0 0.05 3601 x 1s ''; do
+		run wq metrics --sample "$bad"
+		assert_failure 2
+		assert_output "wqctl: metrics: --sample '$bad': expected seconds from 0.1 to 3600"
+	done
+	# a window of the tracepoints: the live kernel's, never a tree's
+	run wq metrics --sample 1
+	assert_failure 2
+	assert_output "wqctl: metrics: --sample measures the live kernel's tracepoints: not below --sysroot"
 }

@@ -69,3 +69,48 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	run scrape
 	assert_line "wqctl_workqueue_max_active{workqueue=\"writeback\"} $SAVED_MAX"
 }
+
+@test "metrics --sample: the window's writeback work, within what an oracle instance saw; promtool finds nothing" {
+	T=/sys/kernel/tracing
+	[ -d "$T/instances" ] || skip "tracefs is not mounted at $T"
+	oracle=$T/instances/wqctl-test-metrics-$$
+	mkdir "$oracle"
+	echo 1 >"$oracle/events/workqueue/workqueue_queue_work/enable"
+	echo 1 >"$oracle/tracing_on"
+	"$WQCTL" metrics --sample 3 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	# dirty data, then sync: the flusher queues writeback work
+	for i in 1 2 3; do
+		dd if=/dev/urandom of="$BATS_TEST_TMPDIR/f$i" bs=1M count=4 status=none
+		sync
+	done
+	wait "$pid"
+	echo 0 >"$oracle/tracing_on"
+	seen=$(grep -c 'workqueue=writeback ' "$oracle/trace" || true)
+	rmdir "$oracle"
+	# the sampler's own instance is gone
+	[ ! -d "$T/instances/wqctl-monitor-$pid" ]
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output ""
+	run promtool check metrics <"$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output ""
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line 'wqctl_sample_events_lost 0'
+	secs=$(sed -n 's/^wqctl_sample_seconds //p' <<<"$output")
+	rate=$(sed -n 's/^wqctl_sample_queued_per_second{workqueue="writeback"} //p' <<<"$output")
+	count=$(awk -v r="$rate" -v s="$secs" 'BEGIN { printf "%.0f", r * s }')
+	echo "metrics --sample: $count writeback items in $secs s; oracle: $seen" >&3
+	# the window is 3 s as measured; at least one item, never more than the oracle (on before, off after) saw
+	awk -v s="$secs" 'BEGIN { exit !(s >= 2.9 && s <= 3.5) }'
+	[ "$count" -ge 1 ]
+	[ "$count" -le "$seen" ]
+	# each started item's wait is in the summary: its count is the started rate over the window
+	started=$(sed -n 's/^wqctl_sample_started_per_second{workqueue="writeback"} //p' <<<"$output")
+	waits=$(sed -n 's/^wqctl_sample_wait_seconds_count{workqueue="writeback"} //p' <<<"$output")
+	assert_equal "$waits" "$(awk -v r="$started" -v s="$secs" 'BEGIN { printf "%.0f", r * s }')"
+}

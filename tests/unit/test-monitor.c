@@ -72,6 +72,8 @@ int main(void)
 	ok(a && a->pending == 1 && a->inflight == 1, "A: w3 pending (not activated), w2 in flight");
 	ok(a && a->wait_p50 == 10 * US && a->wait_p99 == 30 * US, "A: wait p50 10 us, p99 30 us");
 	ok(a && a->run_p50 == 40 * US && a->run_p99 == 40 * US, "A: run 40 us");
+	ok(a && a->wait_count == 2 && a->wait_sum == 40 * US && a->run_count == 1 && a->run_sum == 40 * US,
+	   "A: waits 10 + 30 = 40 us over 2, one run of 40 us (the summary's sum and count)");
 	ok(a && a->throttled == 0 && b && b->throttled == 0, "interval 1: every activation came with its queue_work");
 	ok(b && b->queued == 1 && b->pending == 0 && b->inflight == 0 && b->wait_p50 == 1 * US && b->run_p50 == 1 * US,
 	   "B: one item, wait 1 us, run 1 us, nothing left");
@@ -96,6 +98,8 @@ int main(void)
 	ok(a && a->queued == 1 && a->started == 2 && a->done == 2, "A: 1 queued, 2 started, 2 done");
 	ok(a && a->wait_p50 == 30 * US && a->wait_p99 == 94 * US, "A: wait p50 30 us, p99 94 us");
 	ok(a && a->run_p50 == 10 * US && a->run_p99 == 100 * US, "A: re-queued while running: runs 100 and 10 us");
+	ok(a && a->wait_count == 2 && a->wait_sum == 124 * US && a->run_count == 2 && a->run_sum == 110 * US,
+	   "A: interval 2 alone: waits 94 + 30, runs 100 + 10");
 	ok(a && a->pending == 0 && a->inflight == 1, "A: w3 in flight, nothing pending");
 	/* w3's activation came long after its queue_work (other events between): throttled; w2's came with it */
 	ok(a && a->throttled == 1, "A: one throttled activation (w3)");
