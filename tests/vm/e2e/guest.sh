@@ -220,5 +220,19 @@ done
 cryptsetup close c2 2>/dev/null
 iscsiadm -m node -T "$IQN" -p "$P" --logout >/dev/null 2>&1
 
+# --- 7. metrics for node_exporter: the README's set-up, typed as it is there ---
+# (prometheus-node-exporter is in the image, installed and started as apt does)
+systemctl enable --now wqctl-metrics.timer >/tmp/timer.txt 2>&1
+say "TIMER rc=$? $(tr '\n' ' ' </tmp/timer.txt)"
+i=0
+while [ ! -s /var/lib/prometheus/node-exporter/wqctl.prom ] && [ $i -lt 180 ]; do sleep 1; i=$((i + 1)); done
+say "METRICS-UNIT $(systemctl show wqctl-metrics.service -p Result -p ExecMainStatus | tr '\n' ' ') waited=$i"
+say "NODE-EXPORTER $(systemctl is-active prometheus-node-exporter)"
+curl -s http://localhost:9100/metrics >/tmp/scrape.txt
+say "SCRAPE rc=$? lines=$(grep -c '^wqctl_' /tmp/scrape.txt)"
+grep -E '^(wqctl_workqueue_max_active|wqctl_workqueue_nice)\{workqueue="writeback"\}|^node_textfile_scrape_error' /tmp/scrape.txt |
+	sed 's/^/@@SCRAPE-LINE /'
+say "SYSFS writeback max_active=$(cat $W/writeback/max_active) nice=$(cat $W/writeback/nice)"
+
 say "E2E-END uptime $(cut -d' ' -f1 /proc/uptime)"
 systemctl poweroff

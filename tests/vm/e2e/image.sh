@@ -1,7 +1,8 @@
 #!/bin/bash
 # The booted guest's root file system (issue 12): Debian bookworm from
 # mmdebstrap with systemd, udev and the storage tools (cryptsetup, dmsetup,
-# open-iscsi; the iSCSI target is LIO through configfs), the wqctl .deb
+# open-iscsi; the iSCSI target is LIO through configfs), Debian's
+# prometheus-node-exporter (started at boot as apt leaves it), the wqctl .deb
 # installed by apt (so its dependencies come as a user's would), the
 # modules of every kernel it boots, and the e2e unit that runs guest.sh
 # after boot. An ext4 image, cached under its key (package list, .deb,
@@ -12,7 +13,7 @@ trap 'echo "image.sh: failed at line $LINENO" >&2' ERR
 deb=$1 cache=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-pkgs=systemd,systemd-sysv,udev,dbus,kmod,iproute2,iputils-ping,cryptsetup-bin,dmsetup,open-iscsi,fio
+pkgs=systemd,systemd-sysv,udev,dbus,kmod,iproute2,iputils-ping,cryptsetup-bin,dmsetup,open-iscsi,fio,prometheus-node-exporter,curl
 key=$( (echo "$pkgs $*"; cat "$deb" "$here"/image.sh "$here"/guest.sh "$here"/e2e.service "$here"/e2e-*.conf) | sha256sum | cut -c1-16)
 img=$cache/root-$key.img
 if [ -f "$img" ]; then echo "$img"; exit 0; fi

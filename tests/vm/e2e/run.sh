@@ -167,6 +167,21 @@ judge() { # krel log
 			notok "$tag: profile $p applies here" "$rows" ;;
 		esac
 	done < <(lines PROFILE)
+
+	# 7. metrics through node_exporter, set up as the README says: the timer's
+	# service wrote the textfile, the exporter serves it with writeback's values
+	# as sysfs has them at the end of the run
+	is "$tag: systemctl enable --now wqctl-metrics.timer" "$(line TIMER | awk '{ print $1 }')" rc=0 "$(line TIMER)"
+	m=$(line METRICS-UNIT)
+	[[ " $m " == *" Result=success "* && " $m " == *" ExecMainStatus=0 "* ]] &&
+		ok "$tag: the timer ran wqctl-metrics.service: success (${m##* })" || notok "$tag: the timer ran wqctl-metrics.service: success" "$m"
+	is "$tag: prometheus-node-exporter is active" "$(line NODE-EXPORTER)" active
+	sys=$(line SYSFS)
+	is "$tag: the scrape serves writeback's max_active from sysfs" \
+		"$(line 'SCRAPE-LINE wqctl_workqueue_max_active{workqueue="writeback"}')" "$(sed -n 's/.*max_active=\([0-9-]*\).*/\1/p' <<<"$sys")" "$sys"
+	is "$tag: ... and its nice" "$(line 'SCRAPE-LINE wqctl_workqueue_nice{workqueue="writeback"}')" \
+		"$(sed -n 's/.*nice=\([0-9-]*\).*/\1/p' <<<"$sys")"
+	is "$tag: node_exporter read the textfile without an error" "$(line 'SCRAPE-LINE node_textfile_scrape_error')" 0
 }
 
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -rV); do
