@@ -57,6 +57,21 @@ static void fmt_num(char *b, size_t size, double v)
 
 /* --- settings ------------------------------------------------------------ */
 
+/* Append a copy of s to *v, NULL-terminated, of *n strings. 0 or -ENOMEM. */
+static int strv_push(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, sizeof(char *) * (*n + 2));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -ENOMEM;
+	nv[++*n] = NULL;
+	return 0;
+}
+
 /* Split "8,16,768" (or "0-1|all" for cpumask, whose lists hold commas) into values. */
 /* The values of one --set, in v; their number, or max + 1 when there are more (nothing is dropped). */
 static size_t split_values(char *list, int attr, char **v, size_t max)
@@ -147,16 +162,8 @@ static int axis_from_mount(struct xp *x, const char *spec, char *dir, const char
 		return EXIT_USAGE;
 	}
 	/* btrfs's workqueues are what the axis varies: count their work unless --watch says what to */
-	if (!e->nwatch && e->monitor) {
-		char **w = calloc(2, sizeof(char *));
-
-		if (!w || !(w[0] = strdup("btrfs-*"))) {
-			free(w);
-			return EXIT_FAIL;
-		}
-		e->watch = w;
-		e->nwatch = 1;
-	}
+	if (!e->nwatch && e->monitor && strv_push(&e->watch, &e->nwatch, "btrfs-*") < 0)
+		return EXIT_FAIL;
 	return EXIT_OK;
 }
 
@@ -506,22 +513,14 @@ static int parse_args(struct xp *x, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': {
-			char **ns;
-
+		case 's':
 			if (e->nsets + 1 >= WQ_EXP_MAX_AXES) {
 				cli_err(cli, "experiment: more than %d --set axes", WQ_EXP_MAX_AXES - 1);
 				return EXIT_USAGE;
 			}
-			ns = realloc(e->sets, sizeof(char *) * (e->nsets + 2));
-
-			if (!ns)
+			if (strv_push(&e->sets, &e->nsets, optarg) < 0)
 				return EXIT_FAIL;
-			e->sets = ns;
-			ns[e->nsets++] = strdup(optarg);
-			ns[e->nsets] = NULL;
 			break;
-		}
 		case 'p':
 			if (e->profiles) {
 				cli_err(cli, "experiment: --profile given twice (one list: --profile a,b,none)");
@@ -562,9 +561,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		case 'P': x->plot = optarg; break;
 		case 'f': e->force = true; break;
 		case 'M': e->monitor = false; break;
-		case 'W': {
-			char **nw;
-
+		case 'W':
 			if (e->nwatch >= WQ_EXP_MAX_WATCH) {
 				cli_err(cli, "experiment: more than %d --watch patterns", WQ_EXP_MAX_WATCH);
 				return EXIT_USAGE;
@@ -574,28 +571,17 @@ static int parse_args(struct xp *x, int argc, char **argv)
 					optarg, WQ_NAME_MAX - 1);
 				return EXIT_USAGE;
 			}
-			nw = realloc(e->watch, sizeof(char *) * (e->nwatch + 2));
-			if (!nw)
+			if (strv_push(&e->watch, &e->nwatch, optarg) < 0)
 				return EXIT_FAIL;
-			e->watch = nw;
-			nw[e->nwatch++] = strdup(optarg);
-			nw[e->nwatch] = NULL;
 			break;
-		}
 		default:
 			cli_err(cli, "experiment: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
-	for (int i = optind; i < argc; i++) {
-		char **nc = realloc(e->cmd, sizeof(char *) * (e->ncmd + 2));
-
-		if (!nc)
+	for (int i = optind; i < argc; i++)
+		if (strv_push(&e->cmd, &e->ncmd, argv[i]) < 0)
 			return EXIT_FAIL;
-		e->cmd = nc;
-		nc[e->ncmd++] = strdup(argv[i]);
-		nc[e->ncmd] = NULL;
-	}
 	if (cli->list_columns)
 		return EXIT_OK;
 	if (e->save && e->compare) {

@@ -34,7 +34,8 @@ static char *unoctal(char *s)
 	return s;
 }
 
-int wq_btrfs_mounts(struct wq_ctx *ctx, void (*fn)(const struct wq_btrfs_mount *m, void *data), void *data)
+/* Each line of proc/self/mounts as its fields (escapes undone but in the options) to fn. 0 or -errno. */
+static int each_mount(struct wq_ctx *ctx, void (*fn)(char *const f[4], void *data), void *data)
 {
 	_cleanup_free_ char *mounts = NULL;
 	int r = wq_root_read(ctx->root, WQ_P_MOUNTS, &mounts);
@@ -43,8 +44,6 @@ int wq_btrfs_mounts(struct wq_ctx *ctx, void (*fn)(const struct wq_btrfs_mount *
 		return r;
 	for (char *l = mounts, *next; l && *l; l = next) {
 		char *f[4] = {NULL}, *rest;
-		const char *tp = NULL;
-		struct wq_btrfs_mount m;
 		int nf = 0;
 
 		next = strchr(l, '\n');
@@ -57,19 +56,45 @@ int wq_btrfs_mounts(struct wq_ctx *ctx, void (*fn)(const struct wq_btrfs_mount *
 			if (*tok)
 				f[nf++] = tok;
 		}
-		if (nf != 4 || strcmp(f[2], "btrfs"))
-			continue;
-		for (const char *o = f[3]; o && !tp; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-			if (!strncmp(o, "thread_pool=", 12))
-				tp = o;
-		/* btrfs shows thread_pool= only where it differs from min(online CPUs + 2, 8) (super.c) */
-		m = (struct wq_btrfs_mount){.dev = unoctal(f[0]),
-					    .dir = unoctal(f[1]),
-					    .thread_pool = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(ctx),
-					    .given = tp != NULL};
-		fn(&m, data);
+		if (nf == 4) {
+			unoctal(f[0]);
+			unoctal(f[1]);
+			fn(f, data);
+		}
 	}
 	return 0;
+}
+
+struct btrfs_each {
+	struct wq_ctx *ctx;
+	void (*fn)(const struct wq_btrfs_mount *m, void *data);
+	void *data;
+};
+
+static void btrfs_one(char *const f[4], void *data)
+{
+	const struct btrfs_each *b = data;
+	const char *tp = NULL;
+	struct wq_btrfs_mount m;
+
+	if (strcmp(f[2], "btrfs"))
+		return;
+	for (const char *o = f[3]; o && !tp; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+		if (!strncmp(o, "thread_pool=", 12))
+			tp = o;
+	/* btrfs shows thread_pool= only where it differs from min(online CPUs + 2, 8) (super.c) */
+	m = (struct wq_btrfs_mount){.dev = f[0],
+				    .dir = f[1],
+				    .thread_pool = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(b->ctx),
+				    .given = tp != NULL};
+	b->fn(&m, b->data);
+}
+
+int wq_btrfs_mounts(struct wq_ctx *ctx, void (*fn)(const struct wq_btrfs_mount *m, void *data), void *data)
+{
+	struct btrfs_each b = {ctx, fn, data};
+
+	return each_mount(ctx, btrfs_one, &b);
 }
 
 bool wq_mountopt_is(const char *path)
@@ -136,31 +161,26 @@ static void find_one(const struct wq_btrfs_mount *m, void *data)
 	}
 }
 
-/* Is anything but a btrfs mounted on top at dir? (the last line of proc/self/mounts at that point) */
+struct top {
+	const char *dir;
+	bool other;
+};
+
+static void top_one(char *const f[4], void *data)
+{
+	struct top *t = data;
+
+	/* the last line at a mount point is the mount on top */
+	if (!strcmp(f[1], t->dir))
+		t->other = strcmp(f[2], "btrfs") != 0;
+}
+
+/* Is anything but a btrfs mounted on top at dir? */
 static bool other_on_top(struct wq_ctx *ctx, const char *dir)
 {
-	_cleanup_free_ char *mounts = NULL;
-	bool other = false;
+	struct top t = {dir, false};
 
-	if (wq_root_read(ctx->root, WQ_P_MOUNTS, &mounts) < 0)
-		return false;
-	for (char *l = mounts, *next; l && *l; l = next) {
-		char *f[3] = {NULL}, *rest;
-		int nf = 0;
-
-		next = strchr(l, '\n');
-		if (next)
-			*next++ = '\0';
-		for (rest = l; nf < 3 && rest;) {
-			char *tok = strsep(&rest, " ");
-
-			if (*tok)
-				f[nf++] = tok;
-		}
-		if (nf == 3 && !strcmp(unoctal(f[1]), dir))
-			other = strcmp(f[2], "btrfs") != 0;
-	}
-	return other;
+	return each_mount(ctx, top_one, &t) == 0 && t.other;
 }
 
 int wq_mountopt_read(struct wq_ctx *ctx, const char *path, char **out)
