@@ -91,7 +91,7 @@ DEB_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev \
 	bats bats-assert bats-support scdoc cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion tmux debhelper dpkg-dev lintian fakeroot rpm \
 	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox \
-	prometheus prometheus-node-exporter curl
+	prometheus prometheus-node-exporter curl ansible-core
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# The Ansible collection wqctl.wqctl (issue 46): built with ansible-galaxy,
+# installed from its tarball, and run by Debian's ansible-playbook against
+# fixture trees. The playbooks (tests/ansible/) assert what each task
+# reports; the trees' files are checked here, by cat.
+load helpers
+
+setup_file() {
+	command -v ansible-playbook >/dev/null || skip "ansible-core is not installed (make deps)"
+	export COLL=$BATS_FILE_TMPDIR/collections
+	(cd "$TOP/ansible" && ansible-galaxy collection build --force --output-path "$BATS_FILE_TMPDIR" >/dev/null)
+	ansible-galaxy collection install --force -p "$COLL" "$BATS_FILE_TMPDIR/wqctl-wqctl-0.1.0.tar.gz" >/dev/null 2>&1
+}
+
+setup() {
+	use_tree synth:2:4:1:2 6.18
+}
+
+teardown() { drop_tree; }
+
+play() { # playbook
+	ANSIBLE_COLLECTIONS_PATH=$COLL ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
+		ansible-playbook -i localhost, -c local -e ansible_python_interpreter=/usr/bin/python3 \
+		-e root="$ROOT" -e wqctl="$WQCTL_PLAIN" "$TOP/tests/ansible/$1"
+}
+
+@test "the collection builds and installs from its tarball" {
+	[ -f "$BATS_FILE_TMPDIR/wqctl-wqctl-0.1.0.tar.gz" ]
+	[ -f "$COLL/ansible_collections/wqctl/wqctl/plugins/modules/attr.py" ]
+	[ -f "$COLL/ansible_collections/wqctl/wqctl/plugins/modules/profile.py" ]
+	[ -f "$COLL/ansible_collections/wqctl/wqctl/roles/wqctl/tasks/main.yml" ]
+	run env ANSIBLE_COLLECTIONS_PATH="$COLL" ansible-doc wqctl.wqctl.attr
+	assert_success
+	assert_output --partial "WQCTL.WQCTL.ATTR"
+	assert_output --partial "reads each written value back"
+}
+
+@test "wqctl.wqctl.attr: check mode writes nothing, the first run changes, the second does not, bad input fails and writes nothing" {
+	run play attr.yml
+	assert_success
+	assert_output --regexp 'ok=12 +changed=3 +unreachable=0 +failed=0 +skipped=0 +rescued=0 +ignored=2'
+	W=$(WQDIR)
+	# 64, CPUs 0-3 of 8 as the kernel writes them, nice untouched by the refused task
+	assert_equal "$(cat "$W/writeback/max_active") $(cat "$W/writeback/cpumask") $(cat "$W/writeback/nice")" "64 0f 0"
+	assert_equal "$(cat "$W/blkcg_punt_bio/nice")" -5
+}
+
+@test "wqctl.wqctl.profile: an invalid profile refused, check mode, install + active + apply + verify, unchanged again, inactive, absent" {
+	run play profile.yml
+	assert_success
+	assert_output --regexp 'ok=12 +changed=4 +unreachable=0 +failed=0 +skipped=0 +rescued=0 +ignored=1'
+	# the refusal names the profile's own line, not the module's scratch directory
+	assert_output --partial "broken.conf:2: max_active: invalid value '0'"
+	refute_output --partial "wqctl-profile-"
+	# inactive was the last active one: profile off restored writeback; absent removed the file
+	W=$(WQDIR)
+	assert_equal "$(cat "$W/writeback/max_active") $(cat "$W/writeback/nice")" "1024 0"
+	[ ! -e "$ROOT/etc/wqctl/profiles/storage.conf" ]
+	[ ! -e "$ROOT/etc/wqctl/profiles/broken.conf" ]
+}
+
+@test "the role wqctl.wqctl.wqctl: a playbook using it passes ansible-playbook --syntax-check" {
+	run env ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
+		ansible-playbook -i localhost, --syntax-check "$TOP/tests/ansible/role.yml"
+	assert_success
+	assert_output --partial "playbook: $TOP/tests/ansible/role.yml"
+}
+
+@test "the README's rollout playbook, as written, rolls the profile out and with --check reports the drifted hosts" {
+	# the README shows the example file whole
+	pb=$(cat "$TOP/ansible/examples/rollout.yml")
+	grep -qF -- "$(head -3 <<<"$pb")" "$TOP/README.md"
+	awk '/^```yaml$/ { p = 1; next } /^```$/ { p = 0 } p' "$TOP/README.md" >"$BATS_TEST_TMPDIR/readme.yml"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/readme.yml")" "$pb"
+	# two hosts, each a tree: a already has the profile, b does not
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	cp -a "$ROOT" "$a" && cp -a "$ROOT" "$b"
+	printf '[all]\na wqctl_sysroot=%s\nb wqctl_sysroot=%s\n[all:vars]\nansible_connection=local\nansible_python_interpreter=/usr/bin/python3\nansible_become=false\n' \
+		"$a" "$b" >"$BATS_TEST_TMPDIR/hosts"
+	pbk() { env PATH="$(dirname "$WQCTL_PLAIN"):$PATH" ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_NOCOLOR=1 \
+		ansible-playbook -i "$BATS_TEST_TMPDIR/hosts" "$@" "$BATS_TEST_TMPDIR/readme.yml"; }
+	run pbk -l a
+	assert_success
+	assert_equal "$(cat "$a/sys/devices/virtual/workqueue/writeback/max_active")" 64
+	run pbk --check
+	assert_success
+	# only b drifted, and check mode wrote nothing there
+	assert_output --partial '"msg": "drifted: writeback/max_active"'
+	assert_equal "$(grep -c '"msg": "drifted' <<<"$output")" 1
+	assert_output --regexp 'a +: ok=2 +changed=0 '
+	assert_output --regexp 'b +: ok=3 +changed=1 '
+	assert_equal "$(cat "$b/sys/devices/virtual/workqueue/writeback/max_active")" 1024
+	[ ! -e "$b/etc/wqctl/profiles/storage.conf" ]
+	# rolled out, nothing drifts
+	run pbk
+	assert_success
+	run pbk --check
+	assert_success
+	refute_output --partial 'drifted'
+	assert_equal "$(cat "$b/sys/devices/virtual/workqueue/writeback/max_active")" 64
+}
