@@ -33,20 +33,8 @@ options:
     description: Allow a max_active that lowers the kernel's hidden min_active (kernels 6.9 and later).
     type: bool
     default: false
-  sysroot:
-    description: Work on a tree dumped by C(wqctl dump) instead of the live system.
-    type: path
-  executable:
-    description: The wqctl program to run.
-    type: path
-    default: wqctl
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
-notes:
-  - Needs wqctl on the managed host and root to write the live system.
+extends_documentation_fragment:
+  - wqctl.wqctl.wqctl
 """
 
 EXAMPLES = r"""
@@ -81,18 +69,7 @@ readback:
 import json
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def wqctl(module, args, check=True):
-    p = module.params
-    exe = module.get_bin_path(p["executable"], required=True) if "/" not in p["executable"] else p["executable"]
-    cmd = [exe]
-    if p["sysroot"]:
-        cmd += ["--sysroot", p["sysroot"]]
-    rc, out, err = module.run_command(cmd + args)
-    if check and rc != 0:
-        module.fail_json(msg=err.strip() or out.strip(), rc=rc, cmd=cmd + args)
-    return rc, out, err
+from ansible_collections.wqctl.wqctl.plugins.module_utils.wqctl import COMMON_ARGS, Wqctl
 
 
 def value_text(v):
@@ -107,26 +84,26 @@ def main():
             name=dict(type="str", required=True),
             attrs=dict(type="dict", required=True),
             force=dict(type="bool", default=False),
-            sysroot=dict(type="path"),
-            executable=dict(type="path", default="wqctl"),
+            **COMMON_ARGS
         ),
         supports_check_mode=True,
     )
     p = module.params
+    w = Wqctl(module)
     if not p["attrs"]:
         module.fail_json(msg="attrs: give at least one attribute")
     assign = ["%s=%s" % (k, value_text(v)) for k, v in p["attrs"].items()]
     force = ["--force"] if p["force"] else []
     # the plan: every value checked, nothing written; ACTION says which really change
-    _, out, _ = wqctl(module, ["-J", "-o", "OBJECT,OLD,NEW,ACTION", "set", "--dry-run"] + force + [p["name"]] + assign)
+    _, out, _ = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "set", "--dry-run"] + force + [p["name"]] + assign)
     plan = json.loads(out).get("plan", [])
     changes = [dict(object=c["object"], old=c["old"], new=c["new"]) for c in plan if c.get("action") == "write"]
     names = sorted(set(c["object"].rsplit("/", 1)[0] for c in plan))
     if changes and not module.check_mode:
-        wqctl(module, ["set"] + force + [p["name"]] + assign)
+        w.run(["set"] + force + [p["name"]] + assign)
     readback = {}
     for n in names:
-        _, out, _ = wqctl(module, ["-J", "get", n])
+        _, out, _ = w.run(["-J", "get", n])
         got = json.loads(out)
         got.pop("workqueue", None)
         readback[n] = got

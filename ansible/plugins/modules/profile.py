@@ -41,20 +41,8 @@ options:
     description: With O(state=active), apply the active set now and verify the profile.
     type: bool
     default: true
-  sysroot:
-    description: Work on a tree dumped by C(wqctl dump) instead of the live system.
-    type: path
-  executable:
-    description: The wqctl program to run.
-    type: path
-    default: wqctl
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
-notes:
-  - Needs wqctl on the managed host and root to change the live system.
+extends_documentation_fragment:
+  - wqctl.wqctl.wqctl
 """
 
 EXAMPLES = r"""
@@ -96,45 +84,21 @@ import shutil
 import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.wqctl.wqctl.plugins.module_utils.wqctl import COMMON_ARGS, Wqctl
 
 PROFILES = "/etc/wqctl/profiles"
 
 
-class Wqctl(object):
-    def __init__(self, module):
-        self.m = module
-        p = module.params
-        exe = p["executable"]
-        self.exe = exe if "/" in exe else module.get_bin_path(exe, required=True)
-        self.root = p["sysroot"] or ""
+def active(w):
+    _, out, _ = w.run(["profile", "current"])
+    return [l for l in out.splitlines() if l.strip()]
 
-    def run(self, args, check=True, profile_dir=None):
-        cmd = [self.exe]
-        if self.root:
-            cmd += ["--sysroot", self.root]
-        if profile_dir:
-            cmd += ["--profile-dir", profile_dir]
-        rc, out, err = self.m.run_command(cmd + args)
-        if check and rc != 0:
-            self.m.fail_json(msg=err.strip() or out.strip(), rc=rc, cmd=cmd + args)
-        return rc, out, err
 
-    def active(self):
-        _, out, _ = self.run(["profile", "current"])
-        return [l for l in out.splitlines() if l.strip()]
-
-    def plan(self, args, profile_dir=None):
-        """The writes a dry run of apply would make, each as wqctl displays it."""
-        cmd = ["-J", "-o", "OBJECT,OLD,NEW,ACTION", "apply", "--dry-run"] + args
-        rc, out, err = self.run(cmd, check=False, profile_dir=profile_dir)
-        if rc != 0:
-            # the text under test sits in a directory of ours: name it as the profile
-            msg = err.strip() or out.strip()
-            if profile_dir:
-                msg = msg.replace(profile_dir + "/", "")
-            self.m.fail_json(msg=msg, rc=rc)
-        doc = json.loads(out) if out.strip().startswith("{") else {}
-        return [dict(object=c["object"], old=c["old"], new=c["new"]) for c in doc.get("plan", []) if c.get("action") == "write"]
+def plan(w, args, profile_dir=None):
+    """The writes a dry run of apply would make, each as wqctl displays it (the text under test named as the profile)."""
+    _, out, _ = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "apply", "--dry-run"] + args, profile_dir=profile_dir, hide=profile_dir)
+    doc = json.loads(out) if out.strip().startswith("{") else {}
+    return [dict(object=c["object"], old=c["old"], new=c["new"]) for c in doc.get("plan", []) if c.get("action") == "write"]
 
 
 def read(path):
@@ -153,8 +117,7 @@ def main():
             src=dict(type="path"),
             state=dict(type="str", choices=["active", "inactive", "absent"], default="active"),
             apply=dict(type="bool", default=True),
-            sysroot=dict(type="path"),
-            executable=dict(type="path", default="wqctl"),
+            **COMMON_ARGS
         ),
         mutually_exclusive=[["content", "src"]],
         required_if=[["state", "active", ["content", "src"], True], ["state", "inactive", ["content", "src"], True]],
@@ -167,7 +130,7 @@ def main():
     w = Wqctl(module)
     path = (p["sysroot"] or "") + os.path.join(PROFILES, name + ".conf")
     before_text = read(path)
-    before_active = w.active()
+    before_active = active(w)
     result = dict(changed=False, changes=[], active=before_active)
     diff = dict(before="", after="", before_header=path, after_header=path)
 
@@ -194,7 +157,7 @@ def main():
         with open(os.path.join(tmp, name + ".conf"), "w") as f:
             f.write(text)
         os.chmod(os.path.join(tmp, name + ".conf"), 0o644)
-        alone = w.plan(["--profile", name], profile_dir=tmp)
+        alone = plan(w, ["--profile", name], profile_dir=tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -226,7 +189,7 @@ def main():
     if after_active != before_active:
         w.run(["profile", "use"] + after_active if after_active else ["profile", "off"])
     if p["state"] == "active" and p["apply"]:
-        changes = w.plan([])
+        changes = plan(w, [])
         if changes:
             w.run(["apply"])
             result["changed"] = True
