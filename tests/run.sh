@@ -142,6 +142,10 @@ tier_valgrind() {
 		--sysroot $tree experiment --set 'writeback max_active=16' --metric 're:(' -- /bin/true
 		check --isolation --cpus 1 -i 0.5 -J
 		check --isolation --cpus 0-1 -i 0.5
+		metrics --sample 0.5
+		--sysroot $tree --profile-dir $top/profiles metrics --textfile $tree
+		--sysroot $tree show --outside
+		--sysroot $tree experiment --set 'writeback max_active=16' --watch 'btrfs-*' --watch kblockd --runs 1 --seed 1 -- /bin/true
 	EOF
 	rm -rf "$tree"
 }

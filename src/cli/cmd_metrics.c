@@ -146,31 +146,37 @@ static void kernel_info(struct cli *cli, FILE *f)
 
 /* check's findings, counted by severity and code */
 struct tally {
-	struct {
+	struct count {
 		enum wq_severity sev;
 		char code[64];
 		unsigned int n;
-	} v[64];
+	} * v;
 	size_t n;
+	bool short_of_memory;
 };
 
 static void on_finding(void *data, const struct wq_finding *fi)
 {
 	struct tally *t = data;
+	struct count *nv;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].sev == fi->severity && !strcmp(t->v[i].code, fi->code)) {
 			t->v[i].n++;
 			return;
 		}
-	if (t->n == ARRAY_SIZE(t->v))
+	nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
+	if (!nv) {
+		t->short_of_memory = true;
 		return;
+	}
+	t->v = nv;
 	t->v[t->n].sev = fi->severity;
 	snprintf(t->v[t->n].code, sizeof(t->v[t->n].code), "%s", fi->code);
 	t->v[t->n++].n = 1;
 }
 
-static void findings(struct cli *cli, FILE *f, struct wq_row *rows, size_t n)
+static int findings(struct cli *cli, FILE *f, struct wq_row *rows, size_t n)
 {
 	struct tally t = {.n = 0};
 
@@ -181,6 +187,8 @@ static void findings(struct cli *cli, FILE *f, struct wq_row *rows, size_t n)
 	for (size_t i = 0; i < t.n; i++)
 		sample(f, "wqctl_check_findings",
 		       (const char *[]){"severity", wq_severity_name(t.v[i].sev), "code", t.v[i].code, NULL}, t.v[i].n);
+	free(t.v);
+	return t.short_of_memory ? -ENOMEM : 0;
 }
 
 /* The profile a setting came from: its file name without directory and ".conf". */
@@ -195,14 +203,18 @@ static void profile_name(const char *file, char *buf, size_t size)
 		buf[l - 5] = '\0';
 }
 
+struct per_profile {
+	char name[128];
+	unsigned int total, bad;
+};
+
 /* verify of the active set: settings and mismatches per profile. -1 when the set cannot be read. */
 static int drift(struct cli *cli, FILE *f)
 {
 	struct wq_settings st = {0};
 	struct wq_pset set;
 	bool none = false;
-	char names[32][128];
-	unsigned int total[32] = {0}, bad[32] = {0};
+	_cleanup_free_ struct per_profile *pv = NULL;
 	size_t np = 0;
 	int rc = cli_load_profiles(cli, NULL, 0, &set, &none);
 
@@ -213,34 +225,40 @@ static int drift(struct cli *cli, FILE *f)
 		wq_pset_free(&set);
 		return -1;
 	}
-	for (size_t i = 0; i < st.n; i++) {
+	for (size_t i = 0; i < st.n && rc == 0; i++) {
 		const struct wq_setting *x = &st.v[i];
 		char name[128];
 		size_t k;
 
 		profile_name(x->file, name, sizeof(name));
-		for (k = 0; k < np && strcmp(names[k], name); k++)
+		for (k = 0; k < np && strcmp(pv[k].name, name); k++)
 			;
 		if (k == np) {
-			if (np == ARRAY_SIZE(names))
-				continue;
-			snprintf(names[np++], sizeof(names[0]), "%s", name);
+			struct per_profile *n = realloc(pv, (np + 1) * sizeof(*pv));
+
+			if (!n) {
+				rc = -ENOMEM;
+				break;
+			}
+			pv = n;
+			pv[np] = (struct per_profile){.total = 0};
+			snprintf(pv[np++].name, sizeof(pv[0].name), "%s", name);
 		}
-		total[k]++;
+		pv[k].total++;
 		/* as verify counts them: a value that differs, a section with nothing to set that is not waiting */
-		bad[k] += (x->status == WQ_SET_OK && !wq_value_equal(x->type, x->current, x->write)) ||
-			  (x->status == WQ_SET_ABSENT && !x->waiting);
+		pv[k].bad += (x->status == WQ_SET_OK && !wq_value_equal(x->type, x->current, x->write)) ||
+			     (x->status == WQ_SET_ABSENT && !x->waiting);
 	}
 	for (size_t k = 0; k < np; k++)
-		sample(f, "wqctl_profile_settings", (const char *[]){"profile", names[k], NULL}, total[k]);
+		sample(f, "wqctl_profile_settings", (const char *[]){"profile", pv[k].name, NULL}, pv[k].total);
 	family(f, "wqctl_profile_drift", "gauge",
 	       "Settings of each active profile that do not hold (wqctl verify: drift, or absent and not waiting for "
 	       "a device).");
 	for (size_t k = 0; k < np; k++)
-		sample(f, "wqctl_profile_drift", (const char *[]){"profile", names[k], NULL}, bad[k]);
+		sample(f, "wqctl_profile_drift", (const char *[]){"profile", pv[k].name, NULL}, pv[k].bad);
 	wq_settings_free(&st);
 	wq_pset_free(&set);
-	return 0;
+	return rc;
 }
 
 static int journal(struct cli *cli, FILE *f)
@@ -384,7 +402,8 @@ static int collect(struct cli *cli, FILE *f, double window, int *failed)
 	kernel_info(cli, f);
 	per_workqueue(f, rows, nr);
 	cpus(cli, f);
-	findings(cli, f, rows, nr);
+	if (findings(cli, f, rows, nr) < 0)
+		(*failed)++;
 	if (drift(cli, f) < 0)
 		(*failed)++;
 	if (journal(cli, f) < 0)
