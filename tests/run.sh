@@ -73,7 +73,11 @@ tier_bats_report() {
 	echo "# bad-input catalogue: $total cases ($list)"
 	return $rc
 }
-tier_live() { bats --tap "$top/tests/live"; }
+# (a fresh machine may not have tracefs mounted yet: what monitor's tests need)
+tier_live() {
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	bats --tap "$top/tests/live"
+}
 # every libFuzzer harness over its kept regression and seed inputs (deterministic;
 # time-boxed random fuzzing is make fuzz)
 tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs saved metric when; }

@@ -217,16 +217,18 @@ static int run_outside(struct cli *cli, char **pats, size_t npats)
 }
 
 /*
- * After the full list: how many workqueues the kernel has beyond it, as far
- * as their rescuer threads tell, and where to see the rest.
+ * After the full list (NAMES, every workqueue in sysfs): how many workqueues
+ * the kernel has beyond it, as far as their rescuer threads tell, and where
+ * to see the rest.
  */
-static void note_outside(struct cli *cli)
+static void note_outside(struct cli *cli, char *const *names, size_t nn)
 {
 	struct wq_rescuer *v = NULL;
 	size_t n = 0;
 
-	if (cli->quiet || wq_rescuers_outside(cli->ctx, &v, &n) < 0)
+	if (cli->quiet || wq_rescuers(cli->ctx, &v, &n) < 0)
 		return;
+	wq_rescuers_drop(v, &n, names, nn);
 	free(v);
 	fflush(stdout); /* after the table on a terminal */
 	if (n)
@@ -302,7 +304,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
 	else if (optind == argc)
-		note_outside(cli);
+		note_outside(cli, names, n);
 	out_free(&o);
 	wq_names_free(names, n);
 	/* columns left '-' because the topology or the root mask could not be read (said above) */

@@ -71,22 +71,29 @@ struct btrfs_each {
 	void *data;
 };
 
+/* The thread_pool= a btrfs mount's options give, or -1 */
+static int thread_pool_given(const char *opts)
+{
+	for (const char *o = opts; o; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
+		if (!strncmp(o, "thread_pool=", 12))
+			return atoi(o + 12);
+	return -1;
+}
+
 static void btrfs_one(char *const f[4], void *data)
 {
 	const struct btrfs_each *b = data;
-	const char *tp = NULL;
+	int tp;
 	struct wq_btrfs_mount m;
 
 	if (strcmp(f[2], "btrfs"))
 		return;
-	for (const char *o = f[3]; o && !tp; o = strchr(o, ',') ? strchr(o, ',') + 1 : NULL)
-		if (!strncmp(o, "thread_pool=", 12))
-			tp = o;
+	tp = thread_pool_given(f[3]);
 	/* btrfs shows thread_pool= only where it differs from min(online CPUs + 2, 8) (super.c) */
 	m = (struct wq_btrfs_mount){.dev = f[0],
 				    .dir = f[1],
-				    .thread_pool = tp ? atoi(tp + 12) : wq_btrfs_thread_pool_default(b->ctx),
-				    .given = tp != NULL};
+				    .thread_pool = tp >= 0 ? tp : wq_btrfs_thread_pool_default(b->ctx),
+				    .given = tp >= 0};
 	b->fn(&m, b->data);
 }
 
@@ -146,41 +153,20 @@ bool wq_mountopt_valid(const char *path)
 
 struct find {
 	const char *dir;
-	int thread_pool;
-	bool found;
+	int thread_pool; /* as given, or -1 */
+	bool found, btrfs;
 };
 
-static void find_one(const struct wq_btrfs_mount *m, void *data)
+static void find_one(char *const f[4], void *data)
 {
-	struct find *f = data;
+	struct find *t = data;
 
 	/* the last line at a mount point is the mount on top, the one a path reaches */
-	if (!strcmp(m->dir, f->dir)) {
-		f->found = true;
-		f->thread_pool = m->thread_pool;
-	}
-}
-
-struct top {
-	const char *dir;
-	bool other;
-};
-
-static void top_one(char *const f[4], void *data)
-{
-	struct top *t = data;
-
-	/* the last line at a mount point is the mount on top */
-	if (!strcmp(f[1], t->dir))
-		t->other = strcmp(f[2], "btrfs") != 0;
-}
-
-/* Is anything but a btrfs mounted on top at dir? */
-static bool other_on_top(struct wq_ctx *ctx, const char *dir)
-{
-	struct top t = {dir, false};
-
-	return each_mount(ctx, top_one, &t) == 0 && t.other;
+	if (strcmp(f[1], t->dir))
+		return;
+	t->found = true;
+	t->btrfs = !strcmp(f[2], "btrfs");
+	t->thread_pool = t->btrfs ? thread_pool_given(f[3]) : -1;
 }
 
 int wq_mountopt_read(struct wq_ctx *ctx, const char *path, char **out)
@@ -193,13 +179,15 @@ int wq_mountopt_read(struct wq_ctx *ctx, const char *path, char **out)
 	*out = NULL;
 	if (r < 0)
 		return r;
-	r = wq_btrfs_mounts(ctx, find_one, &f);
+	r = each_mount(ctx, find_one, &f);
 	if (r < 0)
 		return r;
-	if (other_on_top(ctx, dir))
-		return -EMEDIUMTYPE;
 	if (!f.found)
 		return -ENOENT;
+	if (!f.btrfs)
+		return -EMEDIUMTYPE; /* another file system mounted on top */
+	if (f.thread_pool < 0)
+		f.thread_pool = wq_btrfs_thread_pool_default(ctx);
 	if (f.thread_pool <= 0)
 		return -EIO; /* no topology for the default */
 	return asprintf(out, "%d", f.thread_pool) < 0 ? -ENOMEM : 0;

@@ -177,10 +177,25 @@ int wq_rescuers(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 	return 0;
 }
 
+void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		bool in = false;
+
+		for (size_t j = 0; j < nn && !in; j++)
+			in = wq_rescuer_is(&v[i], names[j]);
+		if (!in)
+			v[k++] = v[i];
+	}
+	*n = k;
+}
+
 int wq_rescuers_outside(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 {
 	char **names = NULL;
-	size_t nn = 0, k = 0;
+	size_t nn = 0;
 	int r = wq_rescuers(ctx, out, n);
 
 	if (r < 0)
@@ -192,15 +207,7 @@ int wq_rescuers_outside(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 		*n = 0;
 		return r;
 	}
-	for (size_t i = 0; i < *n; i++) {
-		bool in = false;
-
-		for (size_t j = 0; j < nn && !in; j++)
-			in = wq_rescuer_is(&(*out)[i], names[j]);
-		if (!in)
-			(*out)[k++] = (*out)[i];
-	}
-	*n = k;
+	wq_rescuers_drop(*out, n, names, nn);
 	wq_names_free(names, nn);
 	return 0;
 }

@@ -23,7 +23,7 @@ teardown_file() {
 	# a test that failed between an experiment's write and its restore: the journal puts thread_pool back
 	[ -s /run/wqctl/journal ] && "$WQCTL" revert >/dev/null 2>&1
 	mountpoint -q "${MNT:-/nonexistent}" && umount "$MNT"
-	for d in "$T"/instances/wqctl-monitor-*; do [ -d "$d" ] && rmdir "$d"; done
+	for d in "$T"/instances/wqctl-monitor-*; do if [ -d "$d" ]; then rmdir "$d"; fi; done
 	true
 }
 

@@ -31,9 +31,9 @@ teardown_file() {
 	[ -n "${SAVED_MAX:-}" ] && echo "$SAVED_MAX" >"$WB/max_active"
 	[ -d "${ORACLE:-/nonexistent}" ] && rmdir "$ORACLE"
 	for i in 1 2 3; do
-		mountpoint -q "$BATS_FILE_TMPDIR/mnt$i" && umount "$BATS_FILE_TMPDIR/mnt$i"
+		if mountpoint -q "$BATS_FILE_TMPDIR/mnt$i"; then umount "$BATS_FILE_TMPDIR/mnt$i"; fi
 	done
-	for d in "$T"/instances/wqctl-monitor-*; do [ -d "$d" ] && rmdir "$d"; done
+	for d in "$T"/instances/wqctl-monitor-*; do if [ -d "$d" ]; then rmdir "$d"; fi; done
 	true
 }
 
