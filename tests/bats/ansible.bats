@@ -58,18 +58,24 @@ play() { # playbook
 	[ ! -e "$ROOT/etc/wqctl/profiles/broken.conf" ]
 }
 
-@test "the role wqctl.wqctl.wqctl: a playbook using it passes ansible-playbook --syntax-check" {
+readme_yaml() { # the README's yaml block that opens with the line $1
+	awk -v first="$1" '/^```yaml$/ { p = 1; n = 0; next } /^```$/ { p = 0 } p && n++ == 0 { keep = ($0 == first) } p && keep' "$TOP/README.md"
+}
+
+@test "the role wqctl.wqctl.wqctl: the README's site.yml, shown whole, passes ansible-playbook --syntax-check" {
+	pb=$(cat "$TOP/ansible/examples/site.yml")
+	assert_equal "$(readme_yaml "$(head -1 <<<"$pb")")" "$pb"
+	grep -q '^    - wqctl.wqctl.wqctl$' <<<"$pb"
 	run env ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
-		ansible-playbook -i localhost, --syntax-check "$TOP/tests/ansible/role.yml"
+		ansible-playbook -i localhost, --syntax-check "$TOP/ansible/examples/site.yml"
 	assert_success
-	assert_output --partial "playbook: $TOP/tests/ansible/role.yml"
+	assert_output --partial "playbook: $TOP/ansible/examples/site.yml"
 }
 
 @test "the README's rollout playbook, as written, rolls the profile out and with --check reports the drifted hosts" {
 	# the README shows the example file whole
 	pb=$(cat "$TOP/ansible/examples/rollout.yml")
-	grep -qF -- "$(head -3 <<<"$pb")" "$TOP/README.md"
-	awk '/^```yaml$/ { p = 1; next } /^```$/ { p = 0 } p' "$TOP/README.md" >"$BATS_TEST_TMPDIR/readme.yml"
+	readme_yaml "$(head -1 <<<"$pb")" >"$BATS_TEST_TMPDIR/readme.yml"
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/readme.yml")" "$pb"
 	# two hosts, each a tree: a already has the profile, b does not
 	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b

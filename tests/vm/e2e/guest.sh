@@ -3,7 +3,7 @@
 # for the boot to finish, then goes through the end-to-end cases of issue 12
 # with the installed package: the boot unit, dm-crypt hot-plug, iSCSI over a
 # NIC on its own NUMA node, a storm of dm-crypt devices, every shipped
-# profile. Prints @@ lines on the serial console for tests/vm/e2e/run.sh;
+# profile, metrics through node_exporter, the Ansible role. Prints @@ lines on the serial console for tests/vm/e2e/run.sh;
 # decides nothing. No wqctl command touches a device: udev runs the rule.
 say() { echo "@@$*"; }
 W=/sys/devices/virtual/workqueue
@@ -233,6 +233,29 @@ say "SCRAPE rc=$? lines=$(grep -c '^wqctl_' /tmp/scrape.txt)"
 grep -E '^(wqctl_workqueue_max_active|wqctl_workqueue_nice)\{workqueue="writeback"\}|^node_textfile_scrape_error' /tmp/scrape.txt |
 	sed 's/^/@@SCRAPE-LINE /'
 say "SYSFS writeback max_active=$(cat $W/writeback/max_active) nice=$(cat $W/writeback/nice)"
+
+# --- 8. the Ansible role: the README's site.yml, on this host with wqctl removed ---
+# (ansible-core is in the image; the collection tarball, site.yml and the .deb
+# are under /usr/local/share/e2e; the guest has no network, so the role
+# installs the .deb file)
+E=/usr/local/share/e2e
+systemctl disable --now wqctl-metrics.timer >/dev/null 2>&1
+apt-get remove -y -q wqctl >/tmp/remove.txt 2>&1
+say "ROLE-REMOVED rc=$? $(dpkg-query -W -f '${Status}' wqctl 2>&1) wqctl=$(ls /usr/sbin/wqctl 2>/dev/null || echo none)"
+ansible-galaxy collection install $E/wqctl-wqctl-*.tar.gz >/tmp/galaxy.txt 2>&1
+say "GALAXY rc=$? $(tail -1 /tmp/galaxy.txt)"
+for run in 1 2; do
+	t0=$(date +%s)
+	ANSIBLE_NOCOLOR=1 ansible-playbook -i localhost, -c local -e "wqctl_package=$(ls $E/wqctl_*.deb)" $E/site.yml >/tmp/role.txt 2>&1
+	rc=$?
+	say "ROLE-RUN $run rc=$rc secs=$(($(date +%s) - t0)) $(sed -n 's/^localhost *: *//p' /tmp/role.txt | tr -s ' ')"
+	# each task's result: STATUS TASK-NAME
+	awk '/^TASK \[/ { t = $0; sub(/^TASK \[/, "", t); sub(/\] \**$/, "", t) }
+		/^(ok|changed|skipping|fatal|failed): / { s = $1; sub(/:$/, "", s); print s " " t }' /tmp/role.txt |
+		sed "s/^/@@ROLE-TASK-$run /"
+	grep -E '^(fatal|failed|ERROR)' /tmp/role.txt | head -3 | sed "s/^/@@ROLE-ERR-$run /"
+done
+say "ROLE-STATE $(dpkg-query -W -f '${Status}' wqctl) boot=$(systemctl is-enabled wqctl.service) timer=$(systemctl is-enabled wqctl-metrics.timer)/$(systemctl is-active wqctl-metrics.timer) version=$(wqctl --version 2>&1 | head -1)"
 
 say "E2E-END uptime $(cut -d' ' -f1 /proc/uptime)"
 systemctl poweroff

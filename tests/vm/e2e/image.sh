@@ -3,18 +3,23 @@
 # mmdebstrap with systemd, udev and the storage tools (cryptsetup, dmsetup,
 # open-iscsi; the iSCSI target is LIO through configfs), Debian's
 # prometheus-node-exporter (started at boot as apt leaves it), the wqctl .deb
-# installed by apt (so its dependencies come as a user's would), the
-# modules of every kernel it boots, and the e2e unit that runs guest.sh
-# after boot. An ext4 image, cached under its key (package list, .deb,
-# kernels, these scripts).
-#   image.sh DEB CACHE_DIR KREL:KDIR...   prints the image path
+# installed by apt (so its dependencies come as a user's would), Debian's
+# ansible-core with the collection tarball, the README's site.yml and the
+# .deb itself under /usr/local/share/e2e (issue 46: the role run for real),
+# the modules of every kernel it boots, and the e2e unit that runs guest.sh
+# after boot. An ext4 image, cached under its key (package list, .deb, the
+# collection's sources, kernels, these scripts).
+#   image.sh DEB COLLECTION_TGZ CACHE_DIR KREL:KDIR...   prints the image path
 set -euo pipefail
 trap 'echo "image.sh: failed at line $LINENO" >&2' ERR
-deb=$1 cache=$2
-shift 2
+deb=$1 coll=$2 cache=$3
+shift 3
 here=$(cd "$(dirname "$0")" && pwd)
-pkgs=systemd,systemd-sysv,udev,dbus,kmod,iproute2,iputils-ping,cryptsetup-bin,dmsetup,open-iscsi,fio,prometheus-node-exporter,curl
-key=$( (echo "$pkgs $*"; cat "$deb" "$here"/image.sh "$here"/guest.sh "$here"/e2e.service "$here"/e2e-*.conf) | sha256sum | cut -c1-16)
+top=$(cd "$here/../../.." && pwd)
+pkgs=systemd,systemd-sysv,udev,dbus,kmod,iproute2,iputils-ping,cryptsetup-bin,dmsetup,open-iscsi,fio,prometheus-node-exporter,curl,ansible-core,python3-apt
+# (the tarball's own bytes carry build times: the key takes the collection's sources)
+key=$( (echo "$pkgs $*"; cat "$deb" "$here"/image.sh "$here"/guest.sh "$here"/e2e.service "$here"/e2e-*.conf
+	find "$top/ansible" -type f | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-16)
 img=$cache/root-$key.img
 if [ -f "$img" ]; then echo "$img"; exit 0; fi
 mkdir -p "$cache"
@@ -25,6 +30,8 @@ mmdebstrap --quiet --variant=minbase --include="$pkgs" \
 	--customize-hook="copy-in $deb /tmp" \
 	--customize-hook="chroot \"\$1\" apt-get install -y -q /tmp/$(basename "$deb") >/dev/null" \
 	--customize-hook="copy-in $here/guest.sh /usr/local/sbin" \
+	--customize-hook='mkdir -p "$1/usr/local/share/e2e"' \
+	--customize-hook="copy-in $deb $coll $top/ansible/examples/site.yml /usr/local/share/e2e" \
 	--customize-hook="copy-in $here/e2e.service /etc/systemd/system" \
 	--customize-hook='chroot "$1" systemctl enable e2e.service >/dev/null 2>&1' \
 	--customize-hook='chroot "$1" systemctl mask serial-getty@ttyS0.service >/dev/null 2>&1' \

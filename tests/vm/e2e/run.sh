@@ -5,7 +5,8 @@
 # on node 0, and a NIC on node 1 wired by a QEMU hub to a second NIC that
 # the guest puts in a network namespace for an LIO iSCSI target. In the
 # guest (guest.sh): the boot unit, dm-crypt hot-plug, iSCSI login/logout,
-# a storm of 200 dm-crypt devices, every shipped profile. No step is done
+# a storm of 200 dm-crypt devices, every shipped profile, metrics through
+# node_exporter, the Ansible role from the README's site.yml. No step is done
 # by hand and no event is synthetic: udev runs the installed rule. Expected
 # CPU masks come from the layout QEMU is given, not from wqctl. Prints TAP.
 #   tests/vm/e2e/run.sh DEB
@@ -40,7 +41,14 @@ while read -r era krel kdir; do
 done <<<"$kernels"
 
 start=$(date +%s)
-if img=$("$here/image.sh" "$deb" "$cache" "${pairs[@]}" 2>"$cache/image.err"); then
+# the collection as a user gets it: the tarball ansible-galaxy builds
+rm -f "$cache"/wqctl-wqctl-*.tar.gz
+if ! (cd "$top/ansible" && ansible-galaxy collection build --force --output-path "$cache") >"$cache/galaxy.err" 2>&1; then
+	notok "ansible-galaxy collection build" "$(tail -3 "$cache/galaxy.err")"
+	exit 1
+fi
+coll=$(ls "$cache"/wqctl-wqctl-*.tar.gz)
+if img=$("$here/image.sh" "$deb" "$coll" "$cache" "${pairs[@]}" 2>"$cache/image.err"); then
 	ok "root image: mmdebstrap bookworm + the .deb + modules of ${!KDIR[*]} ($(($(date +%s) - start)) s, cached as $(basename "$img"))"
 else
 	notok "root image" "$(tail -5 "$cache/image.err")"
@@ -182,6 +190,28 @@ judge() { # krel log
 	is "$tag: ... and its nice" "$(line 'SCRAPE-LINE wqctl_workqueue_nice{workqueue="writeback"}')" \
 		"$(sed -n 's/.*nice=\([0-9-]*\).*/\1/p' <<<"$sys")"
 	is "$tag: node_exporter read the textfile without an error" "$(line 'SCRAPE-LINE node_textfile_scrape_error')" 0
+
+	# 8. the role wqctl.wqctl.wqctl, by the README's site.yml on the guest with
+	# wqctl removed (its configuration stays, as apt-get remove leaves it).
+	# Expected by hand from roles/wqctl/tasks/main.yml: the .deb task installs
+	# it, the name and RPM tasks are skipped, the boot unit is already enabled
+	# (the package's postinst enables it again, as it was before the removal),
+	# the timer (disabled before the removal) is enabled and started.
+	is "$tag: apt-get remove wqctl before the role" "$(line ROLE-REMOVED)" "rc=0 deinstall ok config-files wqctl=none"
+	is "$tag: ansible-galaxy collection install from the tarball" "$(line GALAXY | awk '{ print $1 }')" rc=0 "$(line GALAXY)"
+	r1=$(line 'ROLE-RUN 1') r2=$(line 'ROLE-RUN 2')
+	is "$tag: the role's first run: 2 changed, 2 skipped, nothing failed ($(awk '{ print $2 }' <<<"$r1"))" \
+		"$(cut -d' ' -f1,3- <<<"$r1")" "rc=0 ok=4 changed=2 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
+		"$(lines ROLE-ERR-1)"
+	is "$tag: ... changed: the package from its .deb and the metrics timer" \
+		"$(lines ROLE-TASK-1 | awk '$1 == "changed"' | cut -d' ' -f2- | tr '\n' '|')" \
+		"wqctl.wqctl.wqctl : Install wqctl from a package file|wqctl.wqctl.wqctl : Write metrics for node_exporter every minute|" \
+		"$(lines ROLE-TASK-1)"
+	is "$tag: the role's second run changes nothing ($(awk '{ print $2 }' <<<"$r2"))" \
+		"$(cut -d' ' -f1,3- <<<"$r2")" "rc=0 ok=4 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
+		"$(lines ROLE-TASK-2)" "$(lines ROLE-ERR-2)"
+	is "$tag: afterwards: wqctl installed, the boot unit enabled, the timer enabled and active" \
+		"$(line ROLE-STATE | cut -d' ' -f1-5)" "install ok installed boot=enabled timer=enabled/active" "$(line ROLE-STATE)"
 }
 
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -rV); do
