@@ -54,7 +54,7 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench bench-scale deps install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench bench-monitor bench-scale deps install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN) man
 
 .PHONY: man
@@ -174,6 +174,14 @@ bench: deps
 	$(MAKE) $(BUILD)/wqctl
 	bench/hook.sh $(CURDIR)/$(BUILD)/wqctl
 	bench/show.sh $(CURDIR)/$(BUILD)/wqctl
+
+# monitor's cost on real kernels (issue 47): Debian's 6.12 and 7.3 under QEMU,
+# the probe flooding a workqueue at 1k, 10k, 100k items/s and its most;
+# wqctl's CPU time, per event and against monitor idle, events lost, and its
+# counts against the probe's (tests/vm/benchtruth.sh; table in build/vm).
+bench-monitor: deps
+	$(MAKE) $(BUILD)/wqctl
+	VM_KERNELS="C X" VM_BENCH=1 tests/vm/run.sh $(CURDIR)/$(BUILD)/wqctl
 
 # Big machines and many devices (issue 15): 1,250 / 10,000 workqueues on
 # 64 / 1,024 / 8,192 CPUs, every command against a floor on the same tree.

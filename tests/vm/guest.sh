@@ -383,6 +383,98 @@ rootmask_truth() {
 	run_cmd check -n -o CODE,MESSAGE
 }
 
+# monitor's cost (issue 47, make bench-monitor): wqctl monitor's CPU time
+# while the probe floods its workqueue wqflood with short items at set
+# rates (0: as fast as one CPU queues them), and monitor's counts of them
+# against the probe's. "idle" is monitor with no flood: the floor. The
+# window is the flood and 2 s after it, so monitor reads the last events.
+bench_monitor() {
+	local rate pid rc t0 t1 s0 s1 T=/sys/kernel/tracing
+	[ -f /wqprobe.ko ] || { echo "@@BENCH-ERR no probe for this kernel"; return; }
+	insmod /wqprobe.ko || { echo "@@BENCH-ERR insmod"; return; }
+	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
+	echo "@@BENCH-KERNEL hist=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && echo yes || echo no)" \
+		"synthetic_events=$([ -e $T/synthetic_events ] && echo yes || echo no) cpus=$(nproc)"
+	for rate in idle 1000 10000 100000 0; do
+		wqctl monitor -J -i 1 wqflood >/tmp/bm.json 2>/tmp/bm.err &
+		pid=$!
+		mon_ready $pid
+		t0=$(cpu_ticks $pid)
+		s0=$(cut -d' ' -f1 /proc/uptime)
+		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
+		sleep 2
+		t1=$(cpu_ticks $pid)
+		s1=$(cut -d' ' -f1 /proc/uptime)
+		kill -INT $pid
+		wait $pid
+		rc=$?
+		echo "@@BENCH rate=$rate ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
+			"probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood) monitor_rc=$rc"
+		echo "@@BENCH-SUMMARY rate=$rate $(grep '"summary":true' /tmp/bm.json)"
+		sed 's/^/@@BENCH-STDERR /' /tmp/bm.err | head -5
+	done
+}
+
+# The in-kernel path, set up by hand before wqctl does it (issue 47 "measure
+# first"): synthetic events carry each item's workqueue from its
+# queue_work event to its execute_start (wait time) and on to its
+# execute_end (run time); hist triggers count per workqueue and keep log2
+# buckets of both. A variable is read once by the event that matches it.
+hist_on() {
+	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue
+	echo 'wqb_wait u64 work; char wq[]; u64 wait' >>$T/synthetic_events &&
+		echo 'wqb_run char wq[]; u64 run' >>$T/synthetic_events &&
+		echo 'hist:keys=workqueue:vals=hitcount' >>$E/workqueue_queue_work/trigger &&
+		echo 'hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue' >>$E/workqueue_queue_work/trigger &&
+		echo 'hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)' \
+			>>$E/workqueue_execute_start/trigger &&
+		echo 'hist:keys=wq,wait.log2:vals=hitcount' >>$T/events/synthetic/wqb_wait/trigger &&
+		echo 'hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq' >>$T/events/synthetic/wqb_wait/trigger &&
+		echo 'hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)' \
+			>>$E/workqueue_execute_end/trigger &&
+		echo 'hist:keys=wq,run.log2:vals=hitcount' >>$T/events/synthetic/wqb_run/trigger
+}
+hist_off() { # in the reverse order: a trigger that others refer to goes last
+	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue
+	echo '!hist:keys=wq,run.log2:vals=hitcount' >>$T/events/synthetic/wqb_run/trigger
+	echo '!hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)' \
+		>>$E/workqueue_execute_end/trigger
+	echo '!hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq' >>$T/events/synthetic/wqb_wait/trigger
+	echo '!hist:keys=wq,wait.log2:vals=hitcount' >>$T/events/synthetic/wqb_wait/trigger
+	echo '!hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)' \
+		>>$E/workqueue_execute_start/trigger
+	echo '!hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue' >>$E/workqueue_queue_work/trigger
+	echo '!hist:keys=workqueue:vals=hitcount' >>$E/workqueue_queue_work/trigger
+	echo '!wqb_run char wq[]; u64 run' >>$T/synthetic_events
+	echo '!wqb_wait u64 work; char wq[]; u64 wait' >>$T/synthetic_events
+}
+# a hist file's wqflood lines, joined (the counts and the buckets)
+hist_lines() { grep -E 'wqflood|^Totals|Hits|Entries|Dropped' "$1" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' '|'; }
+
+# the flood at the highest rate with no tracing, then with the in-kernel path on
+bench_kernel() {
+	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue rate
+	echo "0 5000" >$P/flood
+	echo "@@BENCH-RAW path=none rate=0 probe=$(tr ' ' , <$P/flood)"
+	[ -e $E/workqueue_queue_work/hist ] && [ -e $T/synthetic_events ] || return 0
+	for rate in 100000 0; do
+		: >$T/error_log 2>/dev/null
+		if ! hist_on 2>/tmp/hist.err; then
+			echo "@@BENCH-HIST-ERR $(tr '\n' ' ' </tmp/hist.err) $(tr '\n' ' ' <$T/error_log)"
+			hist_off 2>/dev/null
+			return 0
+		fi
+		echo "$rate 5000" >$P/flood
+		sleep 1
+		echo "@@BENCH-HIST rate=$rate probe=$(tr ' ' , <$P/flood)"
+		echo "@@BENCH-HIST-QUEUED $(hist_lines $E/workqueue_queue_work/hist)"
+		echo "@@BENCH-HIST-WAIT $(hist_lines $T/events/synthetic/wqb_wait/hist)"
+		echo "@@BENCH-HIST-RUN $(hist_lines $T/events/synthetic/wqb_run/hist)"
+		hist_off 2>/dev/null
+		echo "@@BENCH-HIST-OFF synthetic=$(grep -c wqb_ $T/synthetic_events) triggers=$(cat $E/*/trigger | grep -c '^hist')"
+	done
+}
+
 # an isolation boot runs only that
 if [ "$MODE" = isolation ]; then
 	isolation_truth
@@ -390,6 +482,11 @@ if [ "$MODE" = isolation ]; then
 fi
 if [ "$MODE" = rootmask ]; then
 	rootmask_truth
+	exit 0
+fi
+if [ "$MODE" = bench ]; then
+	bench_monitor
+	bench_kernel
 	exit 0
 fi
 raw_files

@@ -6,7 +6,8 @@
 # Environment: VM_CACHE (default build/vm), VM_KERNELS (kernels to boot by
 # their kernels.sh tag, default "A C L X R": 6.1, 6.12, 6.18, 7.3, 7.3-rt),
 # VM_LAYOUTS (restricts each kernel's layouts, see BOOTS), VM_ACCEL (skip the
-# KVM probe: tcg or kvm).
+# KVM probe: tcg or kvm), VM_BENCH (boot only monitor's cost benchmark, make
+# bench-monitor).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -176,6 +177,46 @@ report=$cache/real-kernels.md
 rows=$cache/rows.txt
 : >"$rows"
 rm -f "$report.rows" "$cache/monitor-cost.txt"
+
+# boot_truth TAG NAME APPEND SCRIPT ARGS...: one boot of $krel on the even layout, its guest log
+# judged by tests/vm/SCRIPT LOG TAG N ARGS... (TAP numbered on from n); a boot that died before
+# /init is tried once more
+boot_truth() {
+	local tag=$1 log=$cache/boot-$krel-$2.log append=$3 script=$4 start try
+	shift 4
+	EXTRA_QEMU=()
+	start=$(date +%s)
+	for try in 1 2; do
+		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
+			boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even "$append" "$log" 600
+		tr -d '\r' <"$log" >"$log.txt"
+		grep -q '^@@BOOTED' "$log.txt" && break
+	done
+	if ! grep -q '^@@END' "$log.txt"; then
+		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
+		return
+	fi
+	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
+	"$here/$script" "$log.txt" "$tag" "$n" "$@" >"$cache/truth.tap"
+	cat "$cache/truth.tap"
+	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/truth.tap")))
+}
+
+# --- make bench-monitor (VM_BENCH=1): only monitor's cost, on 6.12 and 7.3 ----
+if [ -n "${VM_BENCH:-}" ]; then
+	table=$cache/bench-monitor.md
+	{
+		echo "| kernel | rate asked | items/s | events | wqctl CPU % | x idle | us CPU/event | lost | monitor queued/done of probe's |"
+		echo "|---|---|---|---|---|---|---|---|---|"
+	} >"$table"
+	for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
+		case ${ERA[$krel]} in C | X) ;; *) continue ;; esac
+		boot_truth "$krel even bench" bench "wqvm.mode=bench" benchtruth.sh "$krel" "$table"
+	done
+	sed 's/^/# /' "$table"
+	echo "# table for the README: $table"
+	exit 0
+fi
 
 # --- per boot -----------------------------------------------------------------
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
@@ -391,30 +432,6 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		fi
 	done
 done
-
-# boot_truth TAG NAME APPEND SCRIPT ARGS...: one boot of $krel on the even layout, its guest log
-# judged by tests/vm/SCRIPT LOG TAG N ARGS... (TAP numbered on from n); a boot that died before
-# /init is tried once more
-boot_truth() {
-	local tag=$1 log=$cache/boot-$krel-$2.log append=$3 script=$4 start try
-	shift 4
-	EXTRA_QEMU=()
-	start=$(date +%s)
-	for try in 1 2; do
-		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
-			boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" even "$append" "$log" 600
-		tr -d '\r' <"$log" >"$log.txt"
-		grep -q '^@@BOOTED' "$log.txt" && break
-	done
-	if ! grep -q '^@@END' "$log.txt"; then
-		notok "$tag: boots and runs to the end" "$(grep -v '^@@' "$log.txt" | tail -8 | cut -c1-160)"
-		return
-	fi
-	ok "$tag: boots and runs to the end ($(($(date +%s) - start)) s)"
-	"$here/$script" "$log.txt" "$tag" "$n" "$@" >"$cache/truth.tap"
-	cat "$cache/truth.tap"
-	n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/truth.tap")))
-}
 
 iso=12-13
 for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do

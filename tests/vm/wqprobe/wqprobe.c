@@ -24,10 +24,18 @@
  *               queue_work_on() (they run there, whatever any cpumask
  *               says); each runs probe_pcpu_fn for SLEEP_MS; read: "queued
  *               Q done D" (the isolation audit's ground truth)
+ *   flood       write "RATE MSECS": queue short items (each only counts
+ *               itself) to the unbound workqueue "wqflood" at RATE a
+ *               second, 0 as fast as the writing CPU can, for MSECS, then
+ *               wait for them all (the write returns then); read: "queued Q
+ *               done D busy B msecs T", B the attempts that found their
+ *               item still pending (not queued, not counted) and T the
+ *               time spent queueing (monitor's cost benchmark)
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/ktime.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -62,6 +70,13 @@ static struct workqueue_struct *pcpu_wq;
 static struct work_struct *pcpu_items;
 static unsigned int pcpu_sleep_ms;
 static atomic_t pcpu_queued, pcpu_done;
+
+/* the flood side */
+#define FLOOD_POOL 4096
+static struct workqueue_struct *flood_wq;
+static struct work_struct *flood_items;
+static atomic_t flood_done;
+static unsigned long flood_queued, flood_busy, flood_msecs;
 
 static void raise_peak(atomic_t *cur, atomic_t *max)
 {
@@ -269,6 +284,55 @@ static ssize_t pcpu_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 	return sysfs_emit(buf, "queued %d done %d\n", atomic_read(&pcpu_queued), atomic_read(&pcpu_done));
 }
 
+static void flood_fn(struct work_struct *work)
+{
+	atomic_inc(&flood_done);
+}
+
+static ssize_t flood_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	unsigned long rate, msecs, tries = 0, i = 0;
+	ktime_t t0, now;
+	s64 us;
+
+	if (sscanf(buf, "%lu %lu", &rate, &msecs) != 2 || !msecs || msecs > 600000)
+		return -EINVAL;
+	mutex_lock(&probe_lock);
+	flush_workqueue(flood_wq);
+	atomic_set(&flood_done, 0);
+	flood_queued = flood_busy = 0;
+	t0 = ktime_get();
+	for (;;) {
+		now = ktime_get();
+		us = ktime_us_delta(now, t0);
+		if (us >= (s64)msecs * 1000)
+			break;
+		/* paced: as many attempts as the rate allows by now, then a short sleep */
+		if (rate && tries >= (unsigned long)div_u64((u64)us * rate, 1000000)) {
+			usleep_range(100, 200);
+			continue;
+		}
+		tries++;
+		if (queue_work(flood_wq, &flood_items[i]))
+			flood_queued++;
+		else
+			flood_busy++;
+		i = (i + 1) % FLOOD_POOL;
+		if (!(tries % 64))
+			cond_resched();
+	}
+	flood_msecs = ktime_ms_delta(now, t0);
+	flush_workqueue(flood_wq);
+	mutex_unlock(&probe_lock);
+	return len;
+}
+
+static ssize_t flood_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "queued %lu done %d busy %lu msecs %lu\n", flood_queued, atomic_read(&flood_done),
+			  flood_busy, flood_msecs);
+}
+
 static ssize_t release_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
 {
 	mutex_lock(&probe_lock);
@@ -300,11 +364,12 @@ static struct kobj_attribute release_attr = __ATTR_WO(release);
 static struct kobj_attribute running_attr = __ATTR_RO(running);
 static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute pcpu_attr = __ATTR_RW(pcpu);
+static struct kobj_attribute flood_attr = __ATTR_RW(flood);
 
 static struct attribute *probe_attrs[] = {
 	&create_attr.attr,  &destroy_attr.attr, &run_attr.attr,
 	&release_attr.attr, &running_attr.attr, &stats_attr.attr,
-	&pcpu_attr.attr,    NULL,
+	&pcpu_attr.attr,    &flood_attr.attr,   NULL,
 };
 
 static const struct attribute_group probe_group = {.attrs = probe_attrs};
@@ -313,19 +378,34 @@ static int __init wqprobe_init(void)
 {
 	int ret;
 
+	int i;
+
+	flood_items = vzalloc(sizeof(*flood_items) * FLOOD_POOL);
+	if (!flood_items)
+		return -ENOMEM;
+	for (i = 0; i < FLOOD_POOL; i++)
+		INIT_WORK(&flood_items[i], flood_fn);
+	flood_wq = alloc_workqueue("wqflood", WQ_UNBOUND | WQ_SYSFS, 0);
 	pcpu_wq = alloc_workqueue("wqprobe_pcpu", WQ_SYSFS, 0);
-	if (!pcpu_wq)
-		return -ENOMEM;
+	if (!pcpu_wq || !flood_wq)
+		goto nomem;
 	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
-	if (!probe_kobj) {
-		destroy_workqueue(pcpu_wq);
-		return -ENOMEM;
-	}
+	if (!probe_kobj)
+		goto nomem;
 	ret = sysfs_create_group(probe_kobj, &probe_group);
 	if (ret) {
 		kobject_put(probe_kobj);
-		destroy_workqueue(pcpu_wq);
+		goto fail;
 	}
+	return 0;
+nomem:
+	ret = -ENOMEM;
+fail:
+	if (pcpu_wq)
+		destroy_workqueue(pcpu_wq);
+	if (flood_wq)
+		destroy_workqueue(flood_wq);
+	vfree(flood_items);
 	return ret;
 }
 
@@ -339,6 +419,8 @@ static void __exit wqprobe_exit(void)
 		destroy_workqueue(probe_wq);
 	destroy_workqueue(pcpu_wq);
 	vfree(pcpu_items);
+	destroy_workqueue(flood_wq);
+	vfree(flood_items);
 	mutex_unlock(&probe_lock);
 }
 

@@ -1,0 +1,106 @@
+#!/bin/bash
+# monitor's cost on a real kernel (issue 47, tests/vm/guest.sh bench_monitor):
+# wqctl monitor ran while the probe queued short items to wqflood at 1k,
+# 10k and 100k a second and as fast as one CPU could, 5 s each, and once
+# with no flood (the floor). Its CPU time comes from the guest's
+# /proc/PID/stat (utime + stime, in ticks of 1/100 s) over the flood and
+# 2 s after it; its counts from the summary line of its JSON; the truth
+# from the probe's own counters. Each run is a test: monitor counted
+# exactly what the probe queued and ran, or said it lost events; the
+# figures go to a Markdown table (one row per rate) whatever they are.
+#   benchtruth.sh GUEST_LOG TAG N KREL TABLE   prints TAP numbered from N+1
+set -uo pipefail
+log=$1 tag=$2 n=$3 krel=$4 table=$5
+ok() { n=$((n + 1)); echo "ok $n - $tag: $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $tag: $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
+# a value of the probe's flood line as the guest passes it: "queued,Q,done,D,busy,B,msecs,T"
+pval() { tr , '\n' <<<"$1" | awk -v k="$2" 'p == k { print; exit } { p = $0 }'; }
+# the value of a key in the summary's wqflood row (or of the whole line: lost)
+jfield() { # json key
+	/usr/bin/python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+if sys.argv[2] == "lost":
+    print(d["lost"])
+else:
+    rows = [w for w in d["workqueues"] if w["name"] == "wqflood"]
+    print(rows[0][sys.argv[2]] if rows else 0)' "$1" "$2" 2>/dev/null || echo '?'
+}
+
+err=$(sed -n 's/^@@BENCH-ERR //p' "$log")
+if [ -n "$err" ]; then
+	notok "monitor's cost benchmark ran" "$err"
+	exit 0
+fi
+kinfo=$(sed -n 's/^@@BENCH-KERNEL //p' "$log")
+ok "in-kernel aggregation available: $kinfo"
+floor=
+while read -r line; do
+	rate=$(field "$line" rate)
+	ticks=$(field "$line" ticks) secs=$(field "$line" secs)
+	sum=$(sed -n "s/^@@BENCH-SUMMARY rate=$rate //p" "$log" | head -1)
+	if [ -z "$sum" ]; then
+		notok "rate $rate: monitor printed its summary" "$line" "$(sed -n 's/^@@BENCH-STDERR //p' "$log" | head -3)"
+		continue
+	fi
+	lost=$(jfield "$sum" lost) mq=$(jfield "$sum" queued) md=$(jfield "$sum" done)
+	cpu=$(awk -v t="$ticks" -v s="$secs" 'BEGIN { printf "%.2f", t / s }')
+	if [ "$rate" = idle ]; then
+		floor=$cpu
+		ok "idle: monitor used $ticks ticks in $secs s ($cpu % of one CPU), lost $lost"
+		echo "| $krel | none (floor) | - | - | $cpu | - | - | $lost | - |" >>"$table"
+		continue
+	fi
+	probe=$(field "$line" probe)
+	pq=$(pval "$probe" queued) pd=$(pval "$probe" done) pms=$(pval "$probe" msecs)
+	achieved=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
+	# four events per item: queue, activate, execute_start, execute_end
+	per=$(awk -v t="$ticks" -v q="$pq" 'BEGIN { printf "%.2f", q ? t * 10000 / (4 * q) : 0 }')
+	ratio=$(awk -v c="$cpu" -v f="$floor" 'BEGIN { if (f > 0) printf "%.1f", c / f; else printf "-" }')
+	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
+	echo "| $krel | $asked | $achieved | $((4 * pq)) | $cpu | $ratio | $per | $lost | $mq/$md of $pq/$pd |" >>"$table"
+	d="rate $asked: probe queued $pq and ran $pd ($achieved/s); monitor counted $mq/$md, lost $lost; CPU $cpu % ($ratio x idle), $per us per event"
+	if [ "$lost" = 0 ] && [ "$mq" = "$pq" ] && [ "$md" = "$pd" ]; then
+		ok "$d"
+	elif [ "$lost" != 0 ] && [ "$lost" != '?' ]; then
+		# events lost are said, never silently miscounted (what in-kernel aggregation is to remove)
+		ok "$d (the streaming path lost events and said so)"
+	else
+		notok "$d" "$line" "$sum"
+	fi
+done < <(sed -n 's/^@@BENCH //p' "$log")
+
+# the in-kernel path, set up by hand (guest.sh bench_kernel): hist triggers
+# and synthetic events. The flood's own rate with no tracing is the floor of
+# what tracing costs the kernel.
+hsum() { # "|"-joined hist lines -> the hitcounts of wqflood's lines, summed
+	tr '|' '\n' <<<"$1" | awk '/wqflood/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") s += $(i + 1) } END { print s + 0 }'
+}
+raw=$(sed -n 's/^@@BENCH-RAW //p' "$log")
+if [ -n "$raw" ]; then
+	probe=$(field "$raw" probe)
+	pq=$(pval "$probe" queued) pms=$(pval "$probe" msecs)
+	floor_rate=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
+	ok "no tracing: the flood queued $pq items in $pms ms ($floor_rate/s)"
+	echo "| $krel | max, no tracing | $floor_rate | - | - | - | - | - | - |" >>"$table"
+fi
+herr=$(sed -n 's/^@@BENCH-HIST-ERR //p' "$log")
+[ -z "$herr" ] || notok "hist triggers and synthetic events set up" "$herr"
+while read -r line; do
+	rate=$(field "$line" rate)
+	probe=$(field "$line" probe)
+	pq=$(pval "$probe" queued) pd=$(pval "$probe" done) pms=$(pval "$probe" msecs)
+	achieved=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
+	# the k-th hist run's lines
+	k=$(grep -n "^@@BENCH-HIST rate=" "$log" | grep -n "rate=$rate " | head -1 | cut -d: -f1)
+	hq=$(hsum "$(sed -n 's/^@@BENCH-HIST-QUEUED //p' "$log" | sed -n "${k}p")")
+	hw=$(hsum "$(sed -n 's/^@@BENCH-HIST-WAIT //p' "$log" | sed -n "${k}p")")
+	hr=$(hsum "$(sed -n 's/^@@BENCH-HIST-RUN //p' "$log" | sed -n "${k}p")")
+	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
+	echo "| $krel | $asked, in-kernel hist | $achieved | $((4 * pq)) | - | - | - | - | $hq/$hw/$hr of $pq/$pd |" >>"$table"
+	d="in-kernel hist at rate $asked: probe queued $pq, ran $pd ($achieved/s); the hists counted queued $hq, started $hw, done $hr"
+	if [ "$hq" = "$pq" ] && [ "$hw" = "$pd" ] && [ "$hr" = "$pd" ]; then ok "$d"; else notok "$d" "$line"; fi
+done < <(sed -n 's/^@@BENCH-HIST //p' "$log")
+off=$(sed -n 's/^@@BENCH-HIST-OFF //p' "$log" | tail -1)
+[ -z "$off" ] || { [ "$off" = "synthetic=0 triggers=0" ] && ok "the hand-made triggers and synthetic events removed" ||
+	notok "the hand-made triggers and synthetic events removed" "$off"; }
