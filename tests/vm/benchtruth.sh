@@ -86,13 +86,13 @@ if [ -n "$raw" ]; then
 fi
 herr=$(sed -n 's/^@@BENCH-HIST-ERR //p' "$log")
 [ -z "$herr" ] || notok "hist triggers and synthetic events set up" "$herr"
+k=0
 while read -r line; do
 	rate=$(field "$line" rate)
 	probe=$(field "$line" probe)
 	pq=$(pval "$probe" queued) pd=$(pval "$probe" done) pms=$(pval "$probe" msecs)
 	achieved=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
-	# the k-th hist run's lines
-	k=$(grep -n "^@@BENCH-HIST rate=" "$log" | grep -n "rate=$rate " | head -1 | cut -d: -f1)
+	k=$((k + 1)) # this hist run's lines are the k-th of each kind
 	hq=$(hsum "$(sed -n 's/^@@BENCH-HIST-QUEUED //p' "$log" | sed -n "${k}p")")
 	hw=$(hsum "$(sed -n 's/^@@BENCH-HIST-WAIT //p' "$log" | sed -n "${k}p")")
 	hr=$(hsum "$(sed -n 's/^@@BENCH-HIST-RUN //p' "$log" | sed -n "${k}p")")

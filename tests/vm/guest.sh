@@ -420,33 +420,29 @@ bench_monitor() {
 # queue_work event to its execute_start (wait time) and on to its
 # execute_end (run time); hist triggers count per workqueue and keep log2
 # buckets of both. A variable is read once by the event that matches it.
-hist_on() {
-	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue
-	echo 'wqb_wait u64 work; char wq[]; u64 wait' >>$T/synthetic_events &&
-		echo 'wqb_run char wq[]; u64 run' >>$T/synthetic_events &&
-		echo 'hist:keys=workqueue:vals=hitcount' >>$E/workqueue_queue_work/trigger &&
-		echo 'hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue' >>$E/workqueue_queue_work/trigger &&
-		echo 'hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)' \
-			>>$E/workqueue_execute_start/trigger &&
-		echo 'hist:keys=wq,wait.log2:vals=hitcount' >>$T/events/synthetic/wqb_wait/trigger &&
-		echo 'hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq' >>$T/events/synthetic/wqb_wait/trigger &&
-		echo 'hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)' \
-			>>$E/workqueue_execute_end/trigger &&
-		echo 'hist:keys=wq,run.log2:vals=hitcount' >>$T/events/synthetic/wqb_run/trigger
+# each line: a file below tracefs, then what is written to it, in set-up
+# order; removal writes each with '!' in the reverse order (a trigger that
+# others refer to goes last)
+hist_table() {
+	cat <<'TABLE'
+synthetic_events wqb_wait u64 work; char wq[]; u64 wait
+synthetic_events wqb_run char wq[]; u64 run
+events/workqueue/workqueue_queue_work/trigger hist:keys=workqueue:vals=hitcount
+events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue
+events/workqueue/workqueue_execute_start/trigger hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)
+events/synthetic/wqb_wait/trigger hist:keys=wq,wait.log2:vals=hitcount
+events/synthetic/wqb_wait/trigger hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq
+events/workqueue/workqueue_execute_end/trigger hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)
+events/synthetic/wqb_run/trigger hist:keys=wq,run.log2:vals=hitcount
+TABLE
 }
-hist_off() { # in the reverse order: a trigger that others refer to goes last
-	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue
-	echo '!hist:keys=wq,run.log2:vals=hitcount' >>$T/events/synthetic/wqb_run/trigger
-	echo '!hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)' \
-		>>$E/workqueue_execute_end/trigger
-	echo '!hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq' >>$T/events/synthetic/wqb_wait/trigger
-	echo '!hist:keys=wq,wait.log2:vals=hitcount' >>$T/events/synthetic/wqb_wait/trigger
-	echo '!hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)' \
-		>>$E/workqueue_execute_start/trigger
-	echo '!hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue' >>$E/workqueue_queue_work/trigger
-	echo '!hist:keys=workqueue:vals=hitcount' >>$E/workqueue_queue_work/trigger
-	echo '!wqb_run char wq[]; u64 run' >>$T/synthetic_events
-	echo '!wqb_wait u64 work; char wq[]; u64 wait' >>$T/synthetic_events
+hist_on() {
+	local f t
+	hist_table | while read -r f t; do echo "$t" >>"/sys/kernel/tracing/$f" || exit 1; done
+}
+hist_off() {
+	local f t
+	hist_table | tac | while read -r f t; do echo "!$t" >>"/sys/kernel/tracing/$f"; done
 }
 # a hist file's wqflood lines, joined (the counts and the buckets)
 hist_lines() { grep -E 'wqflood|^Totals|Hits|Entries|Dropped' "$1" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' '|'; }
