@@ -59,18 +59,42 @@ settle() {
 	done
 }
 
+# last: the screen's last non-empty line
+last() {
+	tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$' | tail -n 1
+}
+
+# fresh: an empty screen with the prompt alone ('$' bash, '%' zsh) on it. C-c
+# first, and only once the shell has drawn a new prompt the clear: a C-c that
+# came while a completion still ran wqctl (slow under ASan, on a loaded
+# machine) once left the old line in place, 'clear' was typed onto its end and
+# the next line's first key was lost (CI of 8de84c5). Tried 5 times.
+fresh() {
+	local try i
+	for ((try = 0; try < 5; try++)); do
+		tmux -L "$SOCK" send-keys -t "$S" C-c
+		for ((i = 0; i < 40; i++)); do
+			case $(last) in '$' | '%') break ;; esac
+			sleep 0.05
+		done
+		case $(last) in '$' | '%') ;; *) continue ;; esac
+		tmux -L "$SOCK" send-keys -t "$S" clear Enter
+		for ((i = 0; i < 100; i++)); do
+			case $(tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$') in '$' | '%') return 0 ;; esac
+			sleep 0.05
+		done
+	done
+	echo "# $S: the screen never came back to a bare prompt:" >&3
+	tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$' | sed 's/^/# /' >&3
+	return 1
+}
+
 # screen LINE KEYS...: type LINE, press the keys, print the screen's last lines once it has
 # changed (10 s at most) and then holds still.
 screen() {
 	local line=$1 before after i
 	shift
-	tmux -L "$SOCK" send-keys -t "$S" C-c
-	tmux -L "$SOCK" send-keys -t "$S" clear Enter
-	# cleared: the screen is the prompt alone ('$' bash, '%' zsh)
-	for ((i = 0; i < 200; i++)); do
-		case $(tmux -L "$SOCK" capture-pane -t "$S" -p | grep -v '^$') in '$' | '%') break ;; esac
-		sleep 0.05
-	done
+	fresh || return 1
 	tmux -L "$SOCK" send-keys -t "$S" -l "$line"
 	settle
 	# the keys go in one burst, as fast typing does: readline takes them in order,
