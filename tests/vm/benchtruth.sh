@@ -71,7 +71,8 @@ while read -r line; do
 done < <(sed -n 's/^@@BENCH //p' "$log")
 
 # the in-kernel path, set up by hand (guest.sh bench_kernel): hist triggers
-# and synthetic events. The flood's own rate with no tracing is the floor of
+# and synthetic events ("full"), or hist triggers alone counting per work
+# item, joined to the workqueue when read ("count"). The flood's own rate with no tracing is the floor of
 # what tracing costs the kernel.
 hsum() { # "|"-joined hist lines -> the hitcounts of wqflood's lines, summed
 	tr '|' '\n' <<<"$1" | awk '/wqflood/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") s += $(i + 1) } END { print s + 0 }'
@@ -88,7 +89,7 @@ herr=$(sed -n 's/^@@BENCH-HIST-ERR //p' "$log")
 [ -z "$herr" ] || notok "hist triggers and synthetic events set up" "$herr"
 k=0
 while read -r line; do
-	rate=$(field "$line" rate)
+	rate=$(field "$line" rate) variant=$(field "$line" variant)
 	probe=$(field "$line" probe)
 	pq=$(pval "$probe" queued) pd=$(pval "$probe" done) pms=$(pval "$probe" msecs)
 	achieved=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
@@ -97,9 +98,23 @@ while read -r line; do
 	hw=$(hsum "$(sed -n 's/^@@BENCH-HIST-WAIT //p' "$log" | sed -n "${k}p")")
 	hr=$(hsum "$(sed -n 's/^@@BENCH-HIST-RUN //p' "$log" | sed -n "${k}p")")
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
-	echo "| $krel | $asked, in-kernel hist | $achieved | $((4 * pq)) | - | - | - | - | $hq/$hw/$hr of $pq/$pd |" >>"$table"
-	d="in-kernel hist at rate $asked: probe queued $pq, ran $pd ($achieved/s); the hists counted queued $hq, started $hw, done $hr"
-	if [ "$hq" = "$pq" ] && [ "$hw" = "$pd" ] && [ "$hr" = "$pd" ]; then ok "$d"; else notok "$d" "$line"; fi
+	if [ "$variant" = count ]; then
+		# counts per work item, joined: exact, or the path is wrong
+		echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | $hq/$hw/$hr of $pq/$pd |" >>"$table"
+		d="in-kernel hist ($variant) at rate $asked: probe queued $pq, ran $pd ($achieved/s); the hists counted queued $hq, started $hw, done $hr"
+		if [ "$hq" = "$pq" ] && [ "$hw" = "$pd" ] && [ "$hr" = "$pd" ]; then ok "$d"; else notok "$d" "$line"; fi
+		continue
+	fi
+	# wait and run times: a pair whose variable the matching event did not
+	# find is missed (measured: 1 to 23 in 220,000-250,000); the figure is
+	# reported, and more than 1 in 1,000 missed fails
+	echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | wait/run pairs $hw/$hr of $pd |" >>"$table"
+	d="in-kernel hist ($variant) at rate $asked: probe ran $pd ($achieved/s); wait times $hw, run times $hr: $((pd - hw)) and $((pd - hr)) pairs missed"
+	if [ "$hw" -le "$pd" ] && [ "$hr" -le "$pd" ] && [ $(((pd - hw) * 1000)) -le "$pd" ] && [ $(((pd - hr) * 1000)) -le "$pd" ]; then
+		ok "$d"
+	else
+		notok "$d" "$line"
+	fi
 done < <(sed -n 's/^@@BENCH-HIST //p' "$log")
 off=$(sed -n 's/^@@BENCH-HIST-OFF //p' "$log" | tail -1)
 [ -z "$off" ] || { [ "$off" = "synthetic=0 triggers=0" ] && ok "the hand-made triggers and synthetic events removed" ||

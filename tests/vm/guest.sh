@@ -416,58 +416,120 @@ bench_monitor() {
 }
 
 # The in-kernel path, set up by hand before wqctl does it (issue 47 "measure
-# first"): synthetic events carry each item's workqueue from its
-# queue_work event to its execute_start (wait time) and on to its
-# execute_end (run time); hist triggers count per workqueue and keep log2
-# buckets of both. A variable is read once by the event that matches it.
-# each line: a file below tracefs, then what is written to it, in set-up
-# order; removal writes each with '!' in the reverse order (a trigger that
-# others refer to goes last)
+# first"), in two variants.
+#  full:  synthetic events carry each item's workqueue from its queue_work
+#         event to its execute_start (wait time) and on to its execute_end
+#         (run time); hist triggers count per workqueue and keep log2
+#         buckets of both. A variable is read once by the event that
+#         matches it.
+#  count: no variable and no synthetic event: queue_work counted per
+#         (work, workqueue), activate, execute_start and execute_end per
+#         work; the work pointer joins them to a workqueue when read.
+#  lat:   count, and wait and run time with synthetic events of numbers
+#         only (the work function, not the workqueue's name), in log2
+#         buckets per function.
+# each line: a variant, a file below tracefs, then what is written to it, in
+# set-up order; removal writes each with '!' in the reverse order (a trigger
+# that others refer to goes last)
 hist_table() {
 	cat <<'TABLE'
-synthetic_events wqb_wait u64 work; char wq[]; u64 wait
-synthetic_events wqb_run char wq[]; u64 run
-events/workqueue/workqueue_queue_work/trigger hist:keys=workqueue:vals=hitcount
-events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue
-events/workqueue/workqueue_execute_start/trigger hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)
-events/synthetic/wqb_wait/trigger hist:keys=wq,wait.log2:vals=hitcount
-events/synthetic/wqb_wait/trigger hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq
-events/workqueue/workqueue_execute_end/trigger hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)
-events/synthetic/wqb_run/trigger hist:keys=wq,run.log2:vals=hitcount
+full synthetic_events wqb_wait u64 work; char wq[]; u64 wait
+full synthetic_events wqb_run char wq[]; u64 run
+full events/workqueue/workqueue_queue_work/trigger hist:keys=workqueue:vals=hitcount
+full events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs:wq=workqueue
+full events/workqueue/workqueue_execute_start/trigger hist:keys=work:size=16384:w=work:wait=common_timestamp.usecs-$ts0:onmatch(workqueue.workqueue_queue_work).trace(wqb_wait,$w,$wq,$wait)
+full events/synthetic/wqb_wait/trigger hist:keys=wq,wait.log2:vals=hitcount
+full events/synthetic/wqb_wait/trigger hist:keys=work:size=16384:ts1=common_timestamp.usecs:wq2=wq
+full events/workqueue/workqueue_execute_end/trigger hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:onmatch(synthetic.wqb_wait).trace(wqb_run,$wq2,$run)
+full events/synthetic/wqb_run/trigger hist:keys=wq,run.log2:vals=hitcount
+count events/workqueue/workqueue_queue_work/trigger hist:keys=work,workqueue:vals=hitcount:size=16384
+count events/workqueue/workqueue_activate_work/trigger hist:keys=work:vals=hitcount:size=16384
+count events/workqueue/workqueue_execute_start/trigger hist:keys=work:vals=hitcount:size=16384
+count events/workqueue/workqueue_execute_end/trigger hist:keys=work:vals=hitcount:size=16384
+lat events/workqueue/workqueue_queue_work/trigger hist:keys=work,workqueue:vals=hitcount:size=16384
+lat events/workqueue/workqueue_activate_work/trigger hist:keys=work:vals=hitcount:size=16384
+lat events/workqueue/workqueue_execute_start/trigger hist:keys=work:vals=hitcount:size=16384
+lat events/workqueue/workqueue_execute_end/trigger hist:keys=work:vals=hitcount:size=16384
+lat synthetic_events wqb_w u64 fn; u64 wait
+lat synthetic_events wqb_r u64 fn; u64 run
+lat events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs
+lat events/workqueue/workqueue_execute_start/trigger hist:keys=work:size=16384:ts1=common_timestamp.usecs:wait=common_timestamp.usecs-$ts0:f=function:onmatch(workqueue.workqueue_queue_work).trace(wqb_w,$f,$wait)
+lat events/synthetic/wqb_w/trigger hist:keys=fn.sym,wait.log2:vals=hitcount
+lat events/workqueue/workqueue_execute_end/trigger hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:f2=function:onmatch(workqueue.workqueue_execute_start).trace(wqb_r,$f2,$run)
+lat events/synthetic/wqb_r/trigger hist:keys=fn.sym,run.log2:vals=hitcount
 TABLE
 }
 hist_on() {
-	local f t
-	hist_table | while read -r f t; do echo "$t" >>"/sys/kernel/tracing/$f" || exit 1; done
+	local v f t
+	hist_table | while read -r v f t; do
+		[ "$v" = "$1" ] || continue
+		echo "$t" >>"/sys/kernel/tracing/$f" || exit 1
+	done
 }
 hist_off() {
-	local f t
-	hist_table | tac | while read -r f t; do echo "!$t" >>"/sys/kernel/tracing/$f"; done
+	local v f t
+	hist_table | tac | while read -r v f t; do [ "$v" = "$1" ] && echo "!$t" >>"/sys/kernel/tracing/$f"; done
 }
 # a hist file's wqflood lines, joined (the counts and the buckets)
 hist_lines() { grep -E 'wqflood|^Totals|Hits|Entries|Dropped' "$1" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' '|'; }
+# hist_join QUEUE_HIST HIST [RE]: HIST's hitcounts summed over the work
+# pointers that QUEUE_HIST has queued on wqflood (only lines matching RE: a
+# hist file lists every hist of its event), as a wqflood line of its own
+hist_join() {
+	awk -v only="${3:-.}" 'FNR == NR { if (/wqflood/) for (i = 1; i < NF; i++) if ($i == "work:") { k = $(i + 1); sub(/,$/, "", k); w[k] = 1 }; next }
+		{ for (i = 1; i < NF; i++) { if ($i == "work:") { k = $(i + 1); sub(/,$/, "", k) }; if ($i == "hitcount:") h = $(i + 1) } }
+		(k in w) && $0 ~ only { s += h } { k = "" }
+		/Dropped:/ { d = $2 }
+		END { printf "{ workqueue: wqflood } hitcount: %d|Dropped: %d|", s, d }' "$1" "$2"
+}
 
-# the flood at the highest rate with no tracing, then with the in-kernel path on
+# the flood at the highest rate with no tracing, then with each in-kernel variant on
 bench_kernel() {
-	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue rate
+	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue rate v
 	echo "0 5000" >$P/flood
 	echo "@@BENCH-RAW path=none rate=0 probe=$(tr ' ' , <$P/flood)"
 	[ -e $E/workqueue_queue_work/hist ] && [ -e $T/synthetic_events ] || return 0
-	for rate in 100000 0; do
-		: >$T/error_log 2>/dev/null
-		if ! hist_on 2>/tmp/hist.err; then
-			echo "@@BENCH-HIST-ERR $(tr '\n' ' ' </tmp/hist.err) $(tr '\n' ' ' <$T/error_log)"
-			hist_off 2>/dev/null
-			return 0
-		fi
-		echo "$rate 5000" >$P/flood
-		sleep 1
-		echo "@@BENCH-HIST rate=$rate probe=$(tr ' ' , <$P/flood)"
-		echo "@@BENCH-HIST-QUEUED $(hist_lines $E/workqueue_queue_work/hist)"
-		echo "@@BENCH-HIST-WAIT $(hist_lines $T/events/synthetic/wqb_wait/hist)"
-		echo "@@BENCH-HIST-RUN $(hist_lines $T/events/synthetic/wqb_run/hist)"
-		hist_off 2>/dev/null
-		echo "@@BENCH-HIST-OFF synthetic=$(grep -c wqb_ $T/synthetic_events) triggers=$(cat $E/*/trigger | grep -c '^hist')"
+	for v in count lat full; do
+		for rate in 100000 0; do
+			: >$T/error_log 2>/dev/null
+			if ! hist_on $v 2>/tmp/hist.err; then
+				echo "@@BENCH-HIST-ERR $v: $(tr '\n' ' ' </tmp/hist.err) $(tr '\n' ' ' <$T/error_log)"
+				hist_off $v 2>/dev/null
+				continue 2
+			fi
+			echo "$rate 5000" >$P/flood
+			sleep 1
+			echo "@@BENCH-HIST variant=$v rate=$rate probe=$(tr ' ' , <$P/flood)"
+			if [ $v = full ]; then
+				echo "@@BENCH-HIST-QUEUED $(hist_lines $E/workqueue_queue_work/hist)"
+				echo "@@BENCH-HIST-WAIT $(hist_lines $T/events/synthetic/wqb_wait/hist)"
+				echo "@@BENCH-HIST-RUN $(hist_lines $T/events/synthetic/wqb_run/hist)"
+			elif [ $v = lat ]; then
+				echo "@@BENCH-HIST-QUEUED $(hist_join $E/workqueue_queue_work/hist $E/workqueue_queue_work/hist workqueue:)"
+				# the flood's function by its name (keys fn.sym)
+				echo "@@BENCH-HIST-WAIT $(grep flood_fn $T/events/synthetic/wqb_w/hist | sed 's/flood_fn/wqflood/' | tr -s ' \t' ' ' | tr '\n' '|')"
+				echo "@@BENCH-HIST-RUN $(grep flood_fn $T/events/synthetic/wqb_r/hist | sed 's/flood_fn/wqflood/' | tr -s ' \t' ' ' | tr '\n' '|')"
+			else
+				# the per-work queue hist holds the wqflood lines; summed, as full's one line
+				echo "@@BENCH-HIST-QUEUED $(hist_join $E/workqueue_queue_work/hist $E/workqueue_queue_work/hist workqueue:)"
+				echo "@@BENCH-HIST-WAIT $(hist_join $E/workqueue_queue_work/hist $E/workqueue_execute_start/hist)"
+				echo "@@BENCH-HIST-RUN $(hist_join $E/workqueue_queue_work/hist $E/workqueue_execute_end/hist)"
+			fi
+			# the files as the kernel wrote them, once (fixtures for wqctl's reader)
+			if [ $v = lat ] && [ $rate = 100000 ]; then
+				mkdir -p /tmp/hraw
+				for f in queue_work activate_work execute_start execute_end; do
+					cp $E/workqueue_$f/hist /tmp/hraw/workqueue_$f.hist
+					cp $E/workqueue_$f/trigger /tmp/hraw/workqueue_$f.trigger
+				done
+				cp $T/events/synthetic/wqb_w/hist /tmp/hraw/wqb_w.hist
+				cp $T/events/synthetic/wqb_r/hist /tmp/hraw/wqb_r.hist
+				cp $T/synthetic_events /tmp/hraw/synthetic_events
+				echo "@@BENCH-HISTRAW $(tar -C /tmp/hraw -czf - . | base64 -w0)"
+			fi
+			hist_off $v 2>/dev/null
+			echo "@@BENCH-HIST-OFF synthetic=$(grep -c wqb_ $T/synthetic_events) triggers=$(cat $E/*/trigger | grep -c '^hist')"
+		done
 	done
 }
 
