@@ -77,7 +77,7 @@ $(BUILD)/wqctl: $(CLI_OBJ) $(BUILD)/libwq.a
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwq.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc -DWQ_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
 
 # LD_PRELOAD fault-injection shim for the tests (never sanitized: it runs inside the plain build)
 $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
