@@ -14,7 +14,7 @@ _wqctl()
 		--sysroot|--profile-dir|--kernel)
 			pre+=("$w" "${words[i+1]}"); i=$((i + 1)); continue ;;
 		--sysroot=*|--profile-dir=*|--kernel=*) pre+=("$w"); continue ;;
-		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size|\
+		-o|--output|--profile|--workqueue|--scope|--cpus|--max-active|--min-active|--from|-i|--interval|-c|--count|-b|--buffer-size|--backend|\
 		--set|--runs|--warmup|--seed|--metric|--better|--save|--compare|--threshold|--plot|--textfile|--watch|--sample)
 			i=$((i + 1)); continue ;;
 		--)
@@ -65,6 +65,7 @@ _wqctl()
 	--set) _wqctl_reply "$(_wqctl_words workqueues)" "$cur" ""; __ltrim_colon_completions "$cur"; return ;;
 	--metric) COMPREPLY=($(compgen -W "$(_wqctl_words metrics)" -- "$cur")); __ltrim_colon_completions "$cur"; return ;;
 	--better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
+	--backend) COMPREPLY=($(compgen -W "auto kernel stream" -- "$cur")); return ;;
 	--save|--compare) COMPREPLY=($(compgen -W "$(_wqctl_words experiments)" -- "$cur")); return ;;
 	--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--textfile) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -10,7 +10,7 @@ function __wqctl_cmd
             continue
         end
         switch $w
-            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size --set --runs --warmup --seed --metric --better --save --compare --threshold --plot
+            case --sysroot --profile-dir --kernel -o --output --profile --workqueue --scope --cpus --max-active --min-active --from -i --interval -c --count -b --buffer-size --backend --set --runs --warmup --seed --metric --better --save --compare --threshold --plot
                 set skip 1
             case '-*'
             case '*'
@@ -87,6 +87,7 @@ complete -c wqctl -n '__wqctl_using profile' -l now
 complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
 complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
 complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
+complete -c wqctl -n '__wqctl_using monitor' -l backend -x -a 'auto kernel stream'
 complete -c wqctl -n '__wqctl_using get' -l hex
 complete -c wqctl -n '__wqctl_using show' -l outside
 complete -c wqctl -n '__wqctl_using metrics' -l textfile -x -a '(__fish_complete_directories)'

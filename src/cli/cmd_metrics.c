@@ -304,7 +304,7 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	r = wq_sampler_open(cli->ctx, WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
+	r = wq_sampler_open(cli->ctx, WQ_SAMPLER_STREAM, WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "metrics: --sample: %s", why);
 		return EXIT_FAIL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/khist.h"
 #include "../lib/macro.h"
 #include "../lib/sampler.h"
 #include "../lib/trace.h"
@@ -93,7 +94,7 @@ static json_object *json_fix(double v, int decimals)
 
 /* One row as an object keyed by the selected columns (lower case, as libsmartcols -J names them). */
 static json_object *json_row(struct cli *cli, const struct out *o, const struct wq_mon_row *r,
-			     const struct wq_sampler_limit *l)
+			     const struct wq_sampler_limit *l, bool kernel)
 {
 	json_object *row = json_object_new_object();
 	const char *which;
@@ -119,7 +120,7 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 		case COL_QUEUED: v = json_object_new_int64((int64_t)r->queued); break;
 		case COL_STARTED: v = json_object_new_int64((int64_t)r->started); break;
 		case COL_DONE: v = json_object_new_int64((int64_t)r->done); break;
-		case COL_THROTTLED: v = json_object_new_int64((int64_t)r->throttled); break;
+		case COL_THROTTLED: v = kernel ? NULL : json_object_new_int64((int64_t)r->throttled); break;
 		case COL_MAX_ACTIVE: v = l && l->max_active >= 0 ? json_object_new_int(l->max_active) : NULL; break;
 		case COL_LIMIT: v = l && l->limit >= 0 ? json_object_new_int64(l->limit) : NULL; break;
 		default: break;
@@ -181,8 +182,8 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)rep->lost));
 		for (size_t i = 0; i < n; i++)
 			if (wq_sampler_wanted(sm, rows[i].name))
-				json_object_array_add(list,
-						      json_row(cli, &o, &rows[i], wq_sampler_limit(sm, rows[i].name)));
+				json_object_array_add(
+				    list, json_row(cli, &o, &rows[i], wq_sampler_limit(sm, rows[i].name), rep->kernel));
 		json_object_object_add(doc, "workqueues", list);
 		{
 			const char *txt = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
@@ -224,7 +225,10 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 		out_setf(&o, ln, COL_QUEUED, "%lu", r->queued);
 		out_setf(&o, ln, COL_STARTED, "%lu", r->started);
 		out_setf(&o, ln, COL_DONE, "%lu", r->done);
-		out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
+		if (rep->kernel)
+			out_set(&o, ln, COL_THROTTLED, NULL); /* not measured by the kernel's hists */
+		else
+			out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
 		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = wq_sampler_limit(sm, r->name))) {
 			if (l->max_active >= 0)
 				out_setn(&o, ln, COL_MAX_ACTIVE, l->max_active);
@@ -247,12 +251,17 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 
 #define MAX_BUFFER_KB (1024 * 1024)
 
-static int parse_args(struct cli *cli, int argc, char **argv, double *interval, long *count, unsigned int *buffer_kb)
+enum backend { BACKEND_AUTO, BACKEND_KERNEL, BACKEND_STREAM };
+
+static int parse_args(struct cli *cli, int argc, char **argv, double *interval, long *count, unsigned int *buffer_kb,
+		      enum backend *backend)
 {
+	enum { OPT_BACKEND = 256 };
 	static const struct option opts[] = {
 	    {"interval", required_argument, NULL, 'i'},
 	    {"count", required_argument, NULL, 'c'},
 	    {"buffer-size", required_argument, NULL, 'b'},
+	    {"backend", required_argument, NULL, OPT_BACKEND},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -262,6 +271,18 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 		long kb;
 
 		switch (c) {
+		case OPT_BACKEND:
+			if (streq(optarg, "auto"))
+				*backend = BACKEND_AUTO;
+			else if (streq(optarg, "kernel"))
+				*backend = BACKEND_KERNEL;
+			else if (streq(optarg, "stream"))
+				*backend = BACKEND_STREAM;
+			else {
+				cli_err(cli, "monitor: --backend '%s': expected auto, kernel or stream", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'b':
 			errno = 0;
 			kb = strtol(optarg, &end, 10);
@@ -307,10 +328,12 @@ static int run(struct cli *cli, int argc, char **argv)
 	unsigned long tables = 0;
 	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
 	long count = -1;
+	enum backend backend = BACKEND_AUTO;
+	bool needs_stream;
 	char why[300];
 	int rc, r;
 
-	rc = parse_args(cli, argc, argv, &interval, &count, &buffer_kb);
+	rc = parse_args(cli, argc, argv, &interval, &count, &buffer_kb, &backend);
 	if (rc)
 		return rc;
 	if (cli->list_columns)
@@ -319,16 +342,21 @@ static int run(struct cli *cli, int argc, char **argv)
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
 	if (rc)
 		return rc;
+	/* wait and run times and the held-back count are measured by streaming only */
+	needs_stream = out_has(&o, COL_WAIT_P50) || out_has(&o, COL_WAIT_P99) || out_has(&o, COL_RUN_P50) ||
+		       out_has(&o, COL_RUN_P99) || out_has(&o, COL_THROTTLED);
 	out_free(&o);
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
+	if (backend == BACKEND_AUTO)
+		backend = !needs_stream && wq_khist_available(cli->ctx) ? BACKEND_KERNEL : BACKEND_STREAM;
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	r = wq_sampler_open(cli->ctx, buffer_kb, interval, argv + optind, (size_t)(argc - optind), &sm, why,
-			    sizeof(why));
+	r = wq_sampler_open(cli->ctx, backend == BACKEND_KERNEL ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM, buffer_kb,
+			    interval, argv + optind, (size_t)(argc - optind), &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
@@ -367,9 +395,13 @@ const struct cmd cmd_monitor = {
     .name = "monitor",
     .run = run,
     .summary = "show live per-workqueue activity from the workqueue tracepoints",
-    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [PATTERN...]",
+    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [--backend auto|kernel|stream] [PATTERN...]",
     .options = "  -i, --interval SECONDS  length of one interval (default 1, from 0.1 to 3600)\n"
 	       "  -c, --count N           stop after N intervals (default: until interrupted)\n"
 	       "  -b, --buffer-size KIB   trace buffer per CPU (default 4096); more when events are lost\n"
+	       "      --backend WHICH     kernel: counts kept by the kernel's hist triggers, exact at any\n"
+	       "                          rate, no wait/run times or THROTTLED; stream: every event read\n"
+	       "                          here; auto (default): kernel where it has them and the columns\n"
+	       "                          need nothing else\n"
 	       "  (-J prints one JSON object per line and interval, and a last one with \"summary\": true)\n",
 };

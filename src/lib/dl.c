@@ -108,6 +108,8 @@ static bool load_trace(struct wq_libtrace *l)
 	SYM(f, *l, tracefs_event_disable);
 	SYM(f, *l, tracefs_trace_on);
 	SYM(f, *l, tracefs_iterate_raw_events);
+	SYM(f, *l, tracefs_event_file_read);
+	SYM(f, *l, tracefs_event_file_append);
 	SYM(e, *l, tep_alloc);
 	SYM(e, *l, tep_parse_header_page);
 	SYM(e, *l, tep_parse_event);

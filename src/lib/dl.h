@@ -74,6 +74,8 @@ struct wq_libtrace {
 	WQ_FN(tracefs_event_disable);
 	WQ_FN(tracefs_trace_on);
 	WQ_FN(tracefs_iterate_raw_events);
+	WQ_FN(tracefs_event_file_read);
+	WQ_FN(tracefs_event_file_append);
 	WQ_FN(tep_alloc);
 	WQ_FN(tep_parse_header_page);
 	WQ_FN(tep_parse_event);

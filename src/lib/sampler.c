@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "explain.h"
+#include "khist.h"
 #include "macro.h"
 #include "ownerknob.h"
 #include "trace.h"
@@ -25,6 +26,7 @@
 struct wq_sampler {
 	struct wq_ctx *ctx;
 	struct wq_trace *trace;
+	struct wq_khist *khist;
 	struct wq_mon *mon;
 	char **pats;
 	size_t npats;
@@ -64,8 +66,8 @@ static void wait_until(double deadline)
 	}
 }
 
-int wq_sampler_open(struct wq_ctx *ctx, unsigned int buffer_kb, double interval, char **pats, size_t npats,
-		    struct wq_sampler **out, char *why, size_t whysz)
+int wq_sampler_open(struct wq_ctx *ctx, enum wq_sampler_backend backend, unsigned int buffer_kb, double interval,
+		    char **pats, size_t npats, struct wq_sampler **out, char *why, size_t whysz)
 {
 	struct wq_sampler *s = calloc(1, sizeof(*s));
 	int r;
@@ -80,7 +82,10 @@ int wq_sampler_open(struct wq_ctx *ctx, unsigned int buffer_kb, double interval,
 	s->pats = pats;
 	s->npats = npats;
 	s->interval = interval;
-	r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
+	if (backend == WQ_SAMPLER_KERNEL)
+		r = wq_khist_open(ctx, &s->khist, why, whysz);
+	else
+		r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
 	if (r < 0) {
 		wq_sampler_free(s);
 		return r;
@@ -102,6 +107,26 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 		return 0;
 	s->next++;
 	out->seconds = wq_mono_now() - began;
+	if (s->khist) {
+		char why[300];
+
+		out->kernel = true;
+		r = wq_khist_read(s->khist, out->seconds, &out->rows, &out->n, &lost, why, sizeof(why));
+		if (r < 0) {
+			wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
+			return r;
+		}
+		if (lost)
+			wq_log(s->ctx, WQ_LOG_WARNING,
+			       "monitor: %llu events not counted: the kernel's hist maps are full (%d work items "
+			       "each); --backend stream counts them",
+			       lost, WQ_KHIST_MAP_SIZE);
+		s->lost += lost;
+		s->done++;
+		out->lost = lost;
+		out->timestamp = wall();
+		return 1;
+	}
 	r = flush ? wq_trace_flush(s->trace, s->mon) : wq_trace_read(s->trace, s->mon, &lost);
 	if (r < 0 || wq_mon_interval(s->mon, out->seconds, &out->rows, &out->n) < 0) {
 		wq_log(s->ctx, WQ_LOG_ERR, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(s->trace),
@@ -128,6 +153,10 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
 	out->seconds = wq_mono_now() - s->start;
 	out->lost = s->lost;
 	out->intervals = s->done;
+	if (s->khist) {
+		out->kernel = true;
+		return wq_khist_summary(s->khist, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
+	}
 	return wq_mon_summary(s->mon, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
 }
 
@@ -198,6 +227,7 @@ void wq_sampler_free(struct wq_sampler *s)
 		return;
 	if (s->trace)
 		wq_trace_close(s->trace);
+	wq_khist_close(s->khist);
 	wq_mon_free(s->mon);
 	free(s->lim);
 	free(s);

@@ -24,6 +24,13 @@ struct wq_sample {
 	double seconds; /* its length as measured */
 	unsigned long long lost; /* events the trace buffer dropped */
 	long intervals; /* summary: how many intervals it covers */
+	bool kernel; /* counted by the kernel's hists: no wait or run times, no throttled count */
+};
+
+/* Where the counts come from. */
+enum wq_sampler_backend {
+	WQ_SAMPLER_STREAM, /* every event through the trace buffer (all figures) */
+	WQ_SAMPLER_KERNEL, /* hist triggers (lib/khist: counts only, exact at any rate) */
 };
 
 /* A workqueue's settings as sysfs has them (looked up once per run). */
@@ -34,12 +41,13 @@ struct wq_sampler_limit {
 };
 
 /*
- * Start tracing (an instance of our own, buffer_kb per CPU); pats (kept,
- * not copied) select the workqueues wq_sampler_wanted() accepts, all with
- * none. -errno with why (-EINVAL: a setting the user can change).
+ * Start tracing (an instance of our own, buffer_kb per CPU for streaming);
+ * pats (kept, not copied) select the workqueues wq_sampler_wanted()
+ * accepts, all with none. -errno with why (-EINVAL: a setting the user can
+ * change; -ENOTSUP: no hist triggers in this kernel for WQ_SAMPLER_KERNEL).
  */
-int wq_sampler_open(struct wq_ctx *ctx, unsigned int buffer_kb, double interval, char **pats, size_t npats,
-		    struct wq_sampler **out, char *why, size_t whysz);
+int wq_sampler_open(struct wq_ctx *ctx, enum wq_sampler_backend backend, unsigned int buffer_kb, double interval,
+		    char **pats, size_t npats, struct wq_sampler **out, char *why, size_t whysz);
 /*
  * Wait for the end of the next interval and read its events (flush: also
  * those held back for ordering, for a last interval). 1 with the interval

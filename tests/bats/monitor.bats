@@ -69,3 +69,11 @@ setup() {
 	assert_line --regexp "^MAX_ACTIVE +"
 	assert_line --regexp "^LIMIT +"
 }
+
+@test "monitor --backend takes auto, kernel or stream, checked before tracefs" {
+	for v in '' foo Kernel hist; do
+		run wq monitor --backend "$v"
+		assert_failure 2
+		assert_output "wqctl: monitor: --backend '$v': expected auto, kernel or stream"
+	done
+}

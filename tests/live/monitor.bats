@@ -240,3 +240,16 @@ throttle_run() {
 	run grep -c "two workqueues have this name" <<<"$stderr"
 	assert_output 0
 }
+
+@test "monitor --backend kernel: where the kernel has no hist triggers, a clear error and nothing created" {
+	[ ! -e "$T/events/workqueue/workqueue_queue_work/hist" ] || skip "this kernel has hist triggers (the VM tier tests them)"
+	before=$(ls "$T/instances")
+	run "$WQCTL" monitor --backend kernel -c 1
+	assert_failure 1
+	assert_output "wqctl: monitor: $T/events/workqueue/workqueue_queue_work/hist: missing (a kernel without CONFIG_HIST_TRIGGERS)"
+	assert_equal "$(ls "$T/instances")" "$before"
+	# auto falls back to streaming, whatever the columns
+	run --separate-stderr "$WQCTL" monitor --backend auto -o NAME,QUEUED -i 0.5 -c 1
+	assert_success
+	assert_equal "$(ls "$T/instances")" "$before"
+}

@@ -199,19 +199,42 @@ monitor_truth() {
 	echo "@@OUT monitor-cost"
 	cat /tmp/mon2.txt
 	echo "@@OUT-END"
-	echo "@@MONCOST items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
+	echo "@@MONCOST backend=$MON_BACKEND left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
 		"hz=100 seen=$(awk 'NR > 1 && $1 == "wqprobe" { d += $3 } END { print d + 0 }' /tmp/mon2.txt)"
+
+	# the hist triggers of a monitor killed with SIGKILL, then removed by the next one
+	[ -e /sys/kernel/tracing/events/workqueue/workqueue_queue_work/hist ] || return 0
+	wqctl monitor --backend kernel -i 1 >/dev/null 2>&1 &
+	pid=$!
+	mon_ready $pid >/dev/null
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	local inst=/sys/kernel/tracing/instances/wqctl-hist-$pid
+	echo "@@MONSTALE killed=$([ -d $inst ] && echo present || echo gone)" \
+		"triggers=$(cat $inst/events/workqueue/*/trigger 2>/dev/null | grep -c '^hist')"
+	wqctl -v monitor --backend kernel -i 0.5 -c 1 >/dev/null 2>/tmp/stale.err
+	echo "@@MONSTALE next_rc=$? after=$([ -d $inst ] && echo present || echo gone)" \
+		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) said=$(grep -c "wqctl-hist-$pid: removed" /tmp/stale.err)"
 }
 
 # monitor counts work it saw queued: wait until its trace instance records
-# (the last of its four events enabled), at most 60 s; the time is reported
+# (the last of its four events enabled, or with --backend kernel the last
+# of its four hist triggers set), at most 60 s; the time and the backend
+# are reported (MON_BACKEND)
 mon_ready() {
-	local e=/sys/kernel/tracing/instances/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable i=0
-	while [ "$(cat $e 2>/dev/null)" != 1 ] && [ $i -lt 600 ]; do
+	local t=/sys/kernel/tracing/instances i=0
+	MON_BACKEND=
+	while [ $i -lt 600 ]; do
+		if [ "$(cat $t/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable 2>/dev/null)" = 1 ]; then
+			MON_BACKEND=stream
+		elif grep -q '^hist' $t/wqctl-hist-$1/events/workqueue/workqueue_execute_end/trigger 2>/dev/null; then
+			MON_BACKEND=kernel
+		fi
+		[ -n "$MON_BACKEND" ] && break
 		sleep 0.1
 		i=$((i + 1))
 	done
-	echo "@@MONREADY pid=$1 waited=$i"
+	echo "@@MONREADY pid=$1 waited=$i backend=$MON_BACKEND"
 	sleep 0.5
 }
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
@@ -395,8 +418,8 @@ bench_monitor() {
 	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
 	echo "@@BENCH-KERNEL hist=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && echo yes || echo no)" \
 		"synthetic_events=$([ -e $T/synthetic_events ] && echo yes || echo no) cpus=$(nproc)"
-	for rate in idle 1000 10000 100000 0; do
-		wqctl monitor -J -i 1 wqflood >/tmp/bm.json 2>/tmp/bm.err &
+	for be in stream kernel; do for rate in idle 1000 10000 100000 0; do
+		wqctl monitor -J -i 1 --backend $be wqflood >/tmp/bm.json 2>/tmp/bm.err &
 		pid=$!
 		mon_ready $pid
 		t0=$(cpu_ticks $pid)
@@ -408,11 +431,38 @@ bench_monitor() {
 		kill -INT $pid
 		wait $pid
 		rc=$?
-		echo "@@BENCH rate=$rate ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
+		echo "@@BENCH backend=$be rate=$rate left=$(ls $T/instances | grep -c wqctl-) ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
 			"probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood) monitor_rc=$rc"
-		echo "@@BENCH-SUMMARY rate=$rate $(grep '"summary":true' /tmp/bm.json)"
+		echo "@@BENCH-SUMMARY backend=$be rate=$rate $(grep '"summary":true' /tmp/bm.json)"
 		sed 's/^/@@BENCH-STDERR /' /tmp/bm.err | head -5
+	done; done
+	# the floor of the kernel backend: the same four hist triggers in an
+	# instance of the guest's own, their files read once a second by a
+	# minimal static reader (bench/histfloor.c) over the same window
+	[ -x /histfloor ] && [ -e $T/events/workqueue/workqueue_queue_work/hist ] || return 0
+	local I=$T/instances/histfloor out
+	for rate in idle 1000 10000 100000 0; do
+		mkdir $I
+		floor_triggers | while read -r ev t; do echo "$t" >>$I/events/workqueue/$ev/trigger; done
+		/histfloor $I 7 1 >/tmp/hf.out &
+		pid=$!
+		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
+		wait $pid
+		out=$(cat /tmp/hf.out)
+		floor_triggers | tac | while read -r ev t; do echo "!$t" >>$I/events/workqueue/$ev/trigger; done
+		rmdir $I
+		echo "@@BENCH-FLOOR rate=$rate $out probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood)"
 	done
+}
+
+# what monitor --backend kernel sets (src/lib/khist.c triggers[]), for the floor
+floor_triggers() {
+	cat <<'TRIGGERS'
+workqueue_queue_work hist:keys=work,workqueue:vals=hitcount:sort=hitcount:size=16384
+workqueue_activate_work hist:keys=work:vals=hitcount:sort=hitcount:size=16384
+workqueue_execute_start hist:keys=work:vals=hitcount:sort=hitcount:size=16384
+workqueue_execute_end hist:keys=work:vals=hitcount:sort=hitcount:size=16384
+TRIGGERS
 }
 
 # The in-kernel path, set up by hand before wqctl does it (issue 47 "measure

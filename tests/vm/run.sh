@@ -82,6 +82,12 @@ ok "fetch Debian's kernels: $(echo "$kernels" | awk '{ printf "%s%s (%s)", s, $2
 declare -A KDIR INITRD ERA
 EXTRA_QEMU=()
 wanted=${VM_KERNELS:-A C L X R}
+# the bench's floor for the kernel backend: a static reader of the hist files (bench/histfloor.c)
+HISTFLOOR=
+if [ -n "${VM_BENCH:-}" ]; then
+	HISTFLOOR=$cache/histfloor
+	check "bench/histfloor.c built static for the guest" cc -static -O2 -o "$HISTFLOOR" "$top/bench/histfloor.c"
+fi
 while read -r era krel kdir; do
 	case " $wanted " in *" $era "*) ;; *) continue ;; esac
 	KDIR[$krel]=$kdir
@@ -124,7 +130,7 @@ while read -r era krel kdir; do
 	esac
 	INITRD[$krel]=$cache/initrd-$krel.cpio.gz
 	check "initramfs for $krel" "$here/initramfs.sh" "$wqctl" "$ko" "$here/guest.sh" "${INITRD[$krel]}" "$mdir" \
-		"$top/profiles/cpu-partitioning.conf"
+		"$top/profiles/cpu-partitioning.conf" ${HISTFLOOR:+"$HISTFLOOR"}
 	ERA[$krel]=$era
 done <<<"$kernels"
 

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Workqueue counts from hist triggers in an instance of our own, joined on the work pointer. */
+#define _GNU_SOURCE
+#include "khist.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "dl.h"
+#include "hist.h"
+#include "kjoin.h"
+#include "macro.h"
+#include "root.h"
+
+#define INSTANCE_PREFIX "wqctl-hist-"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+enum { QUEUE = WQ_KJ_QUEUE, ACTIVATE = WQ_KJ_ACTIVATE, START = WQ_KJ_START, END = WQ_KJ_END, NEV = WQ_KJ_NEV };
+
+static const char *const event_names[NEV] = {
+    [QUEUE] = "workqueue_queue_work",
+    [ACTIVATE] = "workqueue_activate_work",
+    [START] = "workqueue_execute_start",
+    [END] = "workqueue_execute_end",
+};
+
+/* The triggers, written as the kernel prints them back (so that '!' + the line removes one). */
+static const char *const triggers[NEV] = {
+    [QUEUE] = "hist:keys=work,workqueue:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
+    [ACTIVATE] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
+    [START] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
+    [END] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
+};
+static const char *const sec_keys[NEV] = {"work,workqueue", "work", "work", "work"};
+
+struct wq_khist {
+	struct wq_ctx *ctx;
+	const struct wq_libtrace *L;
+	struct tracefs_instance *inst;
+	char name[64];
+	bool set[NEV];
+	struct wq_kjoin *join;
+};
+
+bool wq_khist_available(struct wq_ctx *ctx)
+{
+	_cleanup_free_ char *p = NULL;
+	const struct wq_libtrace *L;
+	const char *dir;
+
+	if (!wq_root_is_live(ctx->root) || !(L = wq_libtrace()) || !(dir = L->tracefs_tracing_dir()))
+		return false;
+	if (asprintf(&p, "%s/events/workqueue/workqueue_queue_work/hist", dir) < 0)
+		return false;
+	return access(p, R_OK) == 0;
+}
+
+const char *wq_khist_instance(const struct wq_khist *k)
+{
+	return k->name;
+}
+
+/* Remove the triggers of an instance (ours, or a killed run's) so that it can go. */
+static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, const bool *set)
+{
+	/* the reverse of set-up order */
+	for (int i = NEV - 1; i >= 0; i--) {
+		_cleanup_free_ char *cmd = NULL;
+
+		if ((set && !set[i]) || asprintf(&cmd, "!%s", triggers[i]) < 0)
+			continue;
+		L->tracefs_event_file_append(inst, "workqueue", event_names[i], "trigger", cmd);
+	}
+}
+
+/* Instances a killed run left (SIGKILL cannot be caught): their pid no longer runs. */
+static void remove_stale(struct wq_khist *k, const char *dir)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_closedir_ DIR *d = NULL;
+	struct dirent *de;
+
+	if (asprintf(&path, "%s/instances", dir) < 0 || !(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (errno || *end || pid <= 0 || pid > INT32_MAX)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* still running (EPERM: someone else's) */
+		inst = k->L->tracefs_instance_create(de->d_name); /* opens the existing one */
+		if (!inst)
+			continue;
+		unset(k->L, inst, NULL);
+		if (k->L->tracefs_instance_destroy(inst) == 0)
+			wq_log(k->ctx, WQ_LOG_INFO, "%s/%s: removed the hist triggers of a monitor that is gone", path,
+			       de->d_name);
+		k->L->tracefs_instance_free(inst);
+	}
+}
+
+int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz)
+{
+	struct wq_khist *k;
+	const char *dir;
+
+	*out = NULL;
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
+		return -EINVAL;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->join = wq_kjoin_new())) {
+		free(k);
+		return -ENOMEM;
+	}
+	k->ctx = ctx;
+	k->L = wq_libtrace();
+	if (!k->L || !(dir = k->L->tracefs_tracing_dir()) || access(dir, F_OK) < 0) {
+		snprintf(why, whysz,
+			 k->L ? "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)"
+			      : "libtracefs or libtraceevent cannot be loaded");
+		wq_khist_close(k);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK) < 0) {
+		int e = errno;
+
+		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(e));
+		wq_khist_close(k);
+		return -e;
+	}
+	if (!wq_khist_available(ctx)) {
+		snprintf(why, whysz,
+			 "%s/events/workqueue/workqueue_queue_work/hist: missing (a kernel without "
+			 "CONFIG_HIST_TRIGGERS)",
+			 dir);
+		wq_khist_close(k);
+		return -ENOTSUP;
+	}
+	remove_stale(k, dir);
+	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	k->inst = k->L->tracefs_instance_create(k->name);
+	if (!k->inst) {
+		int e = errno ? errno : EIO;
+
+		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, k->name, wq_strerror(e));
+		wq_khist_close(k);
+		return -e;
+	}
+	for (int i = 0; i < NEV; i++) {
+		if (k->L->tracefs_event_file_append(k->inst, "workqueue", event_names[i], "trigger", triggers[i]) < 0) {
+			int e = errno ? errno : EIO;
+
+			snprintf(why, whysz, "instances/%s/events/workqueue/%s/trigger: cannot set a hist trigger: %s",
+				 k->name, event_names[i], wq_strerror(e));
+			wq_khist_close(k);
+			return -e;
+		}
+		k->set[i] = true;
+	}
+	*out = k;
+	return 0;
+}
+
+/* The one section of ours in an event's hist file. */
+static int read_hist(struct wq_khist *k, int ev, struct wq_hist *h, const struct wq_hist_sec **sec, char *why,
+		     size_t whysz)
+{
+	char *text = k->L->tracefs_event_file_read(k->inst, "workqueue", event_names[ev], "hist", NULL);
+	char pwhy[200];
+	int r;
+
+	if (!text) {
+		int e = errno ? errno : EIO;
+
+		snprintf(why, whysz, "instances/%s/events/workqueue/%s/hist: %s", k->name, event_names[ev],
+			 wq_strerror(e));
+		return -e;
+	}
+	r = wq_hist_parse(text, h, pwhy, sizeof(pwhy));
+	if (r < 0) {
+		snprintf(why, whysz, "instances/%s/events/workqueue/%s/hist: %s", k->name, event_names[ev], pwhy);
+		return r;
+	}
+	*sec = wq_hist_section(h, sec_keys[ev]);
+	if (!*sec) {
+		snprintf(why, whysz, "instances/%s/events/workqueue/%s/hist: no hist keyed by %s", k->name,
+			 event_names[ev], sec_keys[ev]);
+		wq_hist_clear(h);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **out, size_t *n,
+		  unsigned long long *dropped, char *why, size_t whysz)
+{
+	struct wq_hist h[NEV] = {0};
+	const struct wq_hist_sec *sec[NEV];
+	int r = 0;
+
+	/*
+	 * The lifecycle backwards: an item's end is read after its start was
+	 * (start read later holds it), its start after its queueing.
+	 */
+	for (int i = NEV - 1; i >= 0 && r == 0; i--)
+		r = read_hist(k, i, &h[i], &sec[i], why, whysz);
+	if (r == 0 &&
+	    (wq_kjoin_feed(k->join, sec, dropped) < 0 || wq_kjoin_rows(k->join, false, seconds, out, n) < 0)) {
+		r = -ENOMEM;
+		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+	}
+	for (int i = 0; i < NEV; i++)
+		wq_hist_clear(&h[i]);
+	return r;
+}
+
+int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row **out, size_t *n)
+{
+	return wq_kjoin_rows(k->join, true, seconds, out, n);
+}
+
+void wq_khist_close(struct wq_khist *k)
+{
+	if (!k)
+		return;
+	if (k->inst) {
+		unset(k->L, k->inst, k->set);
+		k->L->tracefs_instance_destroy(k->inst);
+		k->L->tracefs_instance_free(k->inst);
+	}
+	wq_kjoin_free(k->join);
+	free(k);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Workqueue counts kept by the kernel (doc/kernel.md §8.1): hist triggers
+ * in a trace instance of our own count queue_work per work item and
+ * workqueue, and activate_work, execute_start and execute_end per work
+ * item; reading the hist files and joining them on the work pointer gives
+ * each workqueue's counts, exact at any rate, with nothing streamed to user
+ * space. Wait and run times and the held-back count are not measured here.
+ */
+#ifndef WQ_KHIST_H
+#define WQ_KHIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "monitor.h"
+
+struct wq_ctx;
+struct wq_khist;
+
+/* Keys each hist's map holds; what does not fit is counted in its Dropped. */
+#define WQ_KHIST_MAP_SIZE 16384
+
+/* Whether the live kernel has hist triggers (a hist file beside queue_work's trigger). */
+bool wq_khist_available(struct wq_ctx *ctx);
+/*
+ * Create the instance and set the triggers (removing those a killed run
+ * left). 0, or -errno with why.
+ */
+int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz);
+/*
+ * Read the hists: rows for every workqueue with counts since the last read
+ * or items pending or in flight now (sorted by name; valid until the next
+ * call); *dropped counts events the maps had no room for since the last
+ * read. 0 or -errno with why.
+ */
+int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **rows, size_t *n,
+		  unsigned long long *dropped, char *why, size_t whysz);
+/* The whole run: totals and rates over seconds; pending and in flight as of the last read. */
+int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row **rows, size_t *n);
+/* The instance's name below tracefs instances/. */
+const char *wq_khist_instance(const struct wq_khist *k);
+/* Remove the triggers and the instance. */
+void wq_khist_close(struct wq_khist *k);
+
+#endif

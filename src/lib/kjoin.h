@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Per-work counts joined into per-workqueue ones (doc/kernel.md §8.1): the
+ * kernel's hists count queue_work per (work, workqueue) and activate,
+ * execute_start and execute_end per work; a work pointer belongs to the
+ * workqueue it was last queued on. Pure bookkeeping on parsed hist sections
+ * (lib/hist), cumulative as the kernel keeps them: each feed yields what
+ * changed since the last one.
+ */
+#ifndef WQ_KJOIN_H
+#define WQ_KJOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hist.h"
+#include "monitor.h"
+
+enum wq_kjoin_ev { WQ_KJ_QUEUE, WQ_KJ_ACTIVATE, WQ_KJ_START, WQ_KJ_END, WQ_KJ_NEV };
+
+struct wq_kjoin;
+
+struct wq_kjoin *wq_kjoin_new(void);
+void wq_kjoin_free(struct wq_kjoin *j);
+/*
+ * Take one read of the four hists: sec[WQ_KJ_QUEUE] keyed by work and
+ * workqueue, the others by work alone. *dropped: events the maps had no
+ * room for since the last feed. 0 or -ENOMEM.
+ */
+int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_NEV], unsigned long long *dropped);
+/*
+ * Rows (sorted by name, valid until the next call) of the last feed's
+ * counts, or with whole those of every feed; rates over seconds; pending
+ * and in flight as of the last feed. Wait and run times are -1 (not
+ * measured), throttled 0. 0 or -ENOMEM.
+ */
+int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);
+
+#endif
