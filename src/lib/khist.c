@@ -3,10 +3,7 @@
 #define _GNU_SOURCE
 #include "khist.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +15,7 @@
 #include "kjoin.h"
 #include "macro.h"
 #include "root.h"
+#include "trace.h"
 
 #define INSTANCE_PREFIX "wqctl-hist-"
 #define STR_(x) #x
@@ -81,70 +79,29 @@ static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, co
 	}
 }
 
-/* Instances a killed run left (SIGKILL cannot be caught): their pid no longer runs. */
-static void remove_stale(struct wq_khist *k, const char *dir)
+static void unset_all(const struct wq_libtrace *L, struct tracefs_instance *inst)
 {
-	_cleanup_free_ char *path = NULL;
-	_cleanup_closedir_ DIR *d = NULL;
-	struct dirent *de;
-
-	if (asprintf(&path, "%s/instances", dir) < 0 || !(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
-		struct tracefs_instance *inst;
-		char *end;
-		long pid;
-
-		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		errno = 0;
-		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (errno || *end || pid <= 0 || pid > INT32_MAX)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* still running (EPERM: someone else's) */
-		inst = k->L->tracefs_instance_create(de->d_name); /* opens the existing one */
-		if (!inst)
-			continue;
-		unset(k->L, inst, NULL);
-		if (k->L->tracefs_instance_destroy(inst) == 0)
-			wq_log(k->ctx, WQ_LOG_INFO, "%s/%s: removed the hist triggers of a monitor that is gone", path,
-			       de->d_name);
-		k->L->tracefs_instance_free(inst);
-	}
+	unset(L, inst, NULL);
 }
 
 int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz)
 {
+	const struct wq_libtrace *L;
 	struct wq_khist *k;
 	const char *dir;
+	int r;
 
 	*out = NULL;
-	if (!wq_root_is_live(ctx->root)) {
-		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
-		return -EINVAL;
-	}
+	dir = wq_trace_dir(ctx, &L, &r, why, whysz);
+	if (!dir)
+		return r;
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->join = wq_kjoin_new())) {
 		free(k);
 		return -ENOMEM;
 	}
 	k->ctx = ctx;
-	k->L = wq_libtrace();
-	if (!k->L || !(dir = k->L->tracefs_tracing_dir()) || access(dir, F_OK) < 0) {
-		snprintf(why, whysz,
-			 k->L ? "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)"
-			      : "libtracefs or libtraceevent cannot be loaded");
-		wq_khist_close(k);
-		return -ENOENT;
-	}
-	if (access(dir, W_OK) < 0) {
-		int e = errno;
-
-		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(e));
-		wq_khist_close(k);
-		return -e;
-	}
+	k->L = L;
 	if (!wq_khist_available(ctx)) {
 		snprintf(why, whysz,
 			 "%s/events/workqueue/workqueue_queue_work/hist: missing (a kernel without "
@@ -153,7 +110,7 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 		wq_khist_close(k);
 		return -ENOTSUP;
 	}
-	remove_stale(k, dir);
+	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset_all, "the hist triggers");
 	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());
 	k->inst = k->L->tracefs_instance_create(k->name);
 	if (!k->inst) {

@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,11 +55,8 @@ struct wq_trace {
  */
 #define REORDER_NS 50000000ULL
 
-/*
- * Instances a killed monitor left behind (SIGKILL cannot be caught): their
- * pid no longer runs. Removing one stops and frees its buffers.
- */
-static void remove_stale(struct wq_ctx *ctx, const char *dir)
+void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst), const char *what)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_closedir_ DIR *d = NULL;
@@ -69,21 +65,56 @@ static void remove_stale(struct wq_ctx *ctx, const char *dir)
 	if (asprintf(&path, "%s/instances", dir) < 0 || !(d = opendir(path)))
 		return;
 	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
 		char *end;
 		long pid;
 
-		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
 		errno = 0;
-		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		pid = strtol(de->d_name + strlen(prefix), &end, 10);
 		if (errno || *end || pid <= 0 || pid > INT32_MAX)
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue; /* still running (EPERM: someone else's) */
-		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == 0)
-			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed the instance of a monitor that is gone", path,
-			       de->d_name);
+		inst = L->tracefs_instance_create(de->d_name); /* opens the existing one */
+		if (!inst)
+			continue;
+		if (before)
+			before(L, inst);
+		if (L->tracefs_instance_destroy(inst) == 0)
+			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed %s of a monitor that is gone", path, de->d_name, what);
+		L->tracefs_instance_free(inst);
 	}
+}
+
+const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *err, char *why, size_t whysz)
+{
+	const char *dir;
+
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
+		*err = -EINVAL;
+		return NULL;
+	}
+	*L = wq_libtrace();
+	if (!*L) {
+		snprintf(why, whysz, "libtracefs or libtraceevent cannot be loaded");
+		*err = -ENOENT;
+		return NULL;
+	}
+	dir = (*L)->tracefs_tracing_dir();
+	if (!dir || access(dir, F_OK) < 0) {
+		snprintf(why, whysz, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		*err = -ENOENT;
+		return NULL;
+	}
+	if (access(dir, W_OK) < 0) {
+		*err = -errno;
+		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(errno));
+		return NULL;
+	}
+	return dir;
 }
 
 /*
@@ -134,37 +165,19 @@ const char *wq_trace_instance(const struct wq_trace *t)
 
 int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **out, char *why, size_t whysz)
 {
+	const struct wq_libtrace *L;
 	struct wq_trace *t;
 	const char *dir;
 	int r;
 
 	*out = NULL;
-	if (!wq_root_is_live(ctx->root)) {
-		snprintf(why, whysz, "tracepoints are read from the live system only, not a sysroot");
-		return -EINVAL;
-	}
+	dir = wq_trace_dir(ctx, &L, &r, why, whysz);
+	if (!dir)
+		return r;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	t->L = wq_libtrace();
-	if (!t->L) {
-		snprintf(why, whysz, "libtracefs or libtraceevent cannot be loaded");
-		free(t);
-		return -ENOENT;
-	}
-	dir = t->L->tracefs_tracing_dir();
-	if (!dir || access(dir, F_OK) < 0) {
-		snprintf(why, whysz, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-		free(t);
-		return -ENOENT;
-	}
-	if (access(dir, W_OK) < 0) {
-		int e = errno;
-
-		snprintf(why, whysz, "%s: %s (monitor needs root)", dir, wq_strerror(e));
-		free(t);
-		return -e;
-	}
+	t->L = L;
 	r = load_formats(ctx, t, dir, why, whysz);
 	if (r < 0) {
 		wq_trace_close(t);
@@ -189,7 +202,7 @@ int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **
 		wq_trace_close(t);
 		return -ENOTSUP;
 	}
-	remove_stale(ctx, dir);
+	wq_trace_remove_stale(ctx, t->L, dir, INSTANCE_PREFIX, NULL, "the instance");
 	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%ld", (long)getpid());
 	t->inst = t->L->tracefs_instance_create(t->name);
 	if (!t->inst) {

@@ -15,6 +15,8 @@
 
 struct wq_ctx;
 struct wq_trace;
+struct wq_libtrace;
+struct tracefs_instance;
 
 /* The per-CPU buffer of the instance unless the caller asks for another, in KiB. */
 #define WQ_TRACE_BUFFER_KB 4096
@@ -59,6 +61,20 @@ int wq_trace_load_symbols(struct wq_ctx *ctx, struct wq_trace *t, char *why, siz
 const char *wq_trace_symbol(struct wq_trace *t, uint64_t addr);
 /* The instance's name below tracefs instances/ (for messages and tests). */
 const char *wq_trace_instance(const struct wq_trace *t);
+/*
+ * tracefs on the live system, through libtracefs (*L), writable: its
+ * directory, or NULL with *err (-errno) and why (a sysroot, the library
+ * missing, tracefs not mounted, not root).
+ */
+const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *err, char *why, size_t whysz);
+/*
+ * Remove the instances named PREFIX + pid whose pid no longer runs (a run
+ * killed by SIGKILL, which cannot be caught), calling before() on each
+ * first; each removal is logged as "removed WHAT".
+ */
+void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst),
+			   const char *what);
 /* Stop tracing and remove the instance. */
 void wq_trace_close(struct wq_trace *t);
 

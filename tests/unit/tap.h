@@ -30,6 +30,35 @@ static int tap_n, tap_failed;
 			printf("#   got '%s'\n#   want '%s'\n", g_ ? g_ : "(null)", w_);                               \
 	} while (0)
 
+/* A fixture file's whole text (malloc'ed), or NULL; path below tests/fixtures (WQ_FIXTURES). */
+#ifdef WQ_FIXTURES
+#include <stdlib.h>
+static inline char *tap_fixture(const char *rel)
+{
+	char path[512];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", WQ_FIXTURES, rel);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# %s: cannot open\n", path);
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+#endif
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

@@ -16,27 +16,10 @@
 
 static char *slurp(const char *kernel, const char *name)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
+	char rel[256];
 
-	snprintf(path, sizeof(path), "%s/real/hist/debian-%s/%s", WQ_FIXTURES, kernel, name);
-	f = fopen(path, "r");
-	if (!f) {
-		printf("# %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	snprintf(rel, sizeof(rel), "real/hist/debian-%s/%s", kernel, name);
+	return tap_fixture(rel);
 }
 
 static int load(const char *kernel, const char *name, struct wq_hist *h)

@@ -19,25 +19,10 @@ static const char *const files[WQ_KJ_NEV] = {"workqueue_queue_work.hist", "workq
 
 static char *slurp(const char *name)
 {
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
+	char rel[256];
 
-	snprintf(path, sizeof(path), "%s/real/hist/debian-7.3/%s", WQ_FIXTURES, name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	snprintf(rel, sizeof(rel), "real/hist/debian-7.3/%s", name);
+	return tap_fixture(rel);
 }
 
 static const struct wq_mon_row *row(const struct wq_mon_row *rows, size_t n, const char *name)
