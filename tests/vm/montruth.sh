@@ -19,7 +19,7 @@ if [ -z "$items" ] || ! [[ $inflight =~ ^[0-9]+$ ]]; then
 	notok "monitor truth ran" "$mon" "$(echo "$out" | tail -3)"
 	exit 0
 fi
-ready=$(sed -n 's/^@@MONREADY .* waited=\([0-9]*\)$/\1/p' "$log" | head -1)
+ready=$(sed -n 's/^@@MONREADY .* waited=\([0-9]*\).*/\1/p' "$log" | head -1)
 if [[ $ready =~ ^[0-9]+$ ]] && [ "$ready" -lt 600 ]; then
 	ok "monitor recorded $(awk -v w="$ready" 'BEGIN { printf "%.1f", w / 10 }') s after it started (polled every 0.1 s)"
 else
