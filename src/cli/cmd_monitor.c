@@ -251,10 +251,8 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 
 #define MAX_BUFFER_KB (1024 * 1024)
 
-enum backend { BACKEND_AUTO, BACKEND_KERNEL, BACKEND_STREAM };
-
 static int parse_args(struct cli *cli, int argc, char **argv, double *interval, long *count, unsigned int *buffer_kb,
-		      enum backend *backend)
+		      enum wq_sampler_backend *backend, bool *chosen)
 {
 	enum { OPT_BACKEND = 256 };
 	static const struct option opts[] = {
@@ -272,13 +270,12 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 
 		switch (c) {
 		case OPT_BACKEND:
-			if (streq(optarg, "auto"))
-				*backend = BACKEND_AUTO;
-			else if (streq(optarg, "kernel"))
-				*backend = BACKEND_KERNEL;
+			*chosen = !streq(optarg, "auto");
+			if (streq(optarg, "kernel"))
+				*backend = WQ_SAMPLER_KERNEL;
 			else if (streq(optarg, "stream"))
-				*backend = BACKEND_STREAM;
-			else {
+				*backend = WQ_SAMPLER_STREAM;
+			else if (*chosen) {
 				cli_err(cli, "monitor: --backend '%s': expected auto, kernel or stream", optarg);
 				return EXIT_USAGE;
 			}
@@ -328,12 +325,12 @@ static int run(struct cli *cli, int argc, char **argv)
 	unsigned long tables = 0;
 	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
 	long count = -1;
-	enum backend backend = BACKEND_AUTO;
-	bool needs_stream;
+	enum wq_sampler_backend backend = WQ_SAMPLER_STREAM;
+	bool chosen = false, needs_stream;
 	char why[300];
 	int rc, r;
 
-	rc = parse_args(cli, argc, argv, &interval, &count, &buffer_kb, &backend);
+	rc = parse_args(cli, argc, argv, &interval, &count, &buffer_kb, &backend, &chosen);
 	if (rc)
 		return rc;
 	if (cli->list_columns)
@@ -348,15 +345,15 @@ static int run(struct cli *cli, int argc, char **argv)
 	out_free(&o);
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	if (backend == BACKEND_AUTO)
-		backend = !needs_stream && wq_khist_available(cli->ctx) ? BACKEND_KERNEL : BACKEND_STREAM;
+	if (!chosen)
+		backend = !needs_stream && wq_khist_available(cli->ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	r = wq_sampler_open(cli->ctx, backend == BACKEND_KERNEL ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM, buffer_kb,
-			    interval, argv + optind, (size_t)(argc - optind), &sm, why, sizeof(why));
+	r = wq_sampler_open(cli->ctx, backend, buffer_kb, interval, argv + optind, (size_t)(argc - optind), &sm, why,
+			    sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;

@@ -44,7 +44,6 @@ struct wq_khist {
 	const struct wq_libtrace *L;
 	struct tracefs_instance *inst;
 	char name[64];
-	bool set[NEV];
 	struct wq_kjoin *join;
 };
 
@@ -66,22 +65,19 @@ const char *wq_khist_instance(const struct wq_khist *k)
 	return k->name;
 }
 
-/* Remove the triggers of an instance (ours, or a killed run's) so that it can go. */
-static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, const bool *set)
+/*
+ * Remove the triggers of an instance (ours, or a killed run's) so that it
+ * can go; one that was never set fails alone, harmlessly.
+ */
+static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst)
 {
 	/* the reverse of set-up order */
 	for (int i = NEV - 1; i >= 0; i--) {
 		_cleanup_free_ char *cmd = NULL;
 
-		if ((set && !set[i]) || asprintf(&cmd, "!%s", triggers[i]) < 0)
-			continue;
-		L->tracefs_event_file_append(inst, "workqueue", event_names[i], "trigger", cmd);
+		if (asprintf(&cmd, "!%s", triggers[i]) >= 0)
+			L->tracefs_event_file_append(inst, "workqueue", event_names[i], "trigger", cmd);
 	}
-}
-
-static void unset_all(const struct wq_libtrace *L, struct tracefs_instance *inst)
-{
-	unset(L, inst, NULL);
 }
 
 int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz)
@@ -110,7 +106,7 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 		wq_khist_close(k);
 		return -ENOTSUP;
 	}
-	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset_all, "the hist triggers");
+	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset, "the hist triggers");
 	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());
 	k->inst = k->L->tracefs_instance_create(k->name);
 	if (!k->inst) {
@@ -129,7 +125,6 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 			wq_khist_close(k);
 			return -e;
 		}
-		k->set[i] = true;
 	}
 	*out = k;
 	return 0;
@@ -198,7 +193,7 @@ void wq_khist_close(struct wq_khist *k)
 	if (!k)
 		return;
 	if (k->inst) {
-		unset(k->L, k->inst, k->set);
+		unset(k->L, k->inst);
 		k->L->tracefs_instance_destroy(k->inst);
 		k->L->tracefs_instance_free(k->inst);
 	}

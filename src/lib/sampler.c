@@ -95,6 +95,40 @@ int wq_sampler_open(struct wq_ctx *ctx, enum wq_sampler_backend backend, unsigne
 	return 0;
 }
 
+/* The kernel's hists read: the interval's rows in out, what the maps had no room for in *lost. */
+static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long long *lost)
+{
+	char why[300];
+	int r = wq_khist_read(s->khist, out->seconds, &out->rows, &out->n, lost, why, sizeof(why));
+
+	if (r < 0)
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
+	else if (*lost)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu events not counted: the kernel's hist maps are full (%d work items each); "
+		       "--backend stream counts them",
+		       *lost, WQ_KHIST_MAP_SIZE);
+	out->kernel = true;
+	return r;
+}
+
+/* The trace buffer drained into the bookkeeping: the interval's rows in out. */
+static int read_trace(struct wq_sampler *s, bool flush, struct wq_sample *out, unsigned long long *lost)
+{
+	int r = flush ? wq_trace_flush(s->trace, s->mon) : wq_trace_read(s->trace, s->mon, lost);
+
+	if (r < 0 || wq_mon_interval(s->mon, out->seconds, &out->rows, &out->n) < 0) {
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(s->trace),
+		       wq_strerror(r < 0 ? -r : ENOMEM));
+		return r < 0 ? r : -ENOMEM;
+	}
+	if (*lost)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu events lost (trace buffer full: --buffer-size); PENDING and INFLIGHT may be off",
+		       *lost);
+	return 0;
+}
+
 int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 {
 	double began = s->start + (double)s->next * s->interval;
@@ -107,36 +141,9 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 		return 0;
 	s->next++;
 	out->seconds = wq_mono_now() - began;
-	if (s->khist) {
-		char why[300];
-
-		out->kernel = true;
-		r = wq_khist_read(s->khist, out->seconds, &out->rows, &out->n, &lost, why, sizeof(why));
-		if (r < 0) {
-			wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
-			return r;
-		}
-		if (lost)
-			wq_log(s->ctx, WQ_LOG_WARNING,
-			       "monitor: %llu events not counted: the kernel's hist maps are full (%d work items "
-			       "each); --backend stream counts them",
-			       lost, WQ_KHIST_MAP_SIZE);
-		s->lost += lost;
-		s->done++;
-		out->lost = lost;
-		out->timestamp = wall();
-		return 1;
-	}
-	r = flush ? wq_trace_flush(s->trace, s->mon) : wq_trace_read(s->trace, s->mon, &lost);
-	if (r < 0 || wq_mon_interval(s->mon, out->seconds, &out->rows, &out->n) < 0) {
-		wq_log(s->ctx, WQ_LOG_ERR, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(s->trace),
-		       wq_strerror(r < 0 ? -r : ENOMEM));
-		return r < 0 ? r : -ENOMEM;
-	}
-	if (lost)
-		wq_log(s->ctx, WQ_LOG_WARNING,
-		       "monitor: %llu events lost (trace buffer full: --buffer-size); PENDING and INFLIGHT may be off",
-		       lost);
+	r = s->khist ? read_khist(s, out, &lost) : read_trace(s, flush, out, &lost);
+	if (r < 0)
+		return r;
 	s->lost += lost;
 	s->done++;
 	out->lost = lost;
