@@ -75,7 +75,7 @@ $(BUILD)/libwq.a: $(LIB_OBJ)
 $(BUILD)/wqctl: $(CLI_OBJ) $(BUILD)/libwq.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwq.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/monrow.h $(BUILD)/libwq.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -DWQ_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
 

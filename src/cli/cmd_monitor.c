@@ -130,6 +130,9 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 	/* 2 where the tracepoints merge two workqueues of this name (events, events_unbound on 6.17+) */
 	json_object_object_add(
 	    row, "queues", json_object_new_int(cli->ctx ? wq_kver_name_sharers(&cli->ctx->kver, r->name, &which) : 1));
+	/* the kernel's counts: true where a function queued on several workqueues was shared out */
+	if (kernel)
+		json_object_object_add(row, "shared", json_object_new_boolean(r->shared));
 	return row;
 }
 

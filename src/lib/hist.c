@@ -2,6 +2,7 @@
 /* A tracefs hist file's text read into sections of entries and totals. */
 #include "hist.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,4 +214,18 @@ int wq_hist_u64(const char *v, uint64_t *out)
 	errno = 0;
 	*out = strtoull(v, &end, 10);
 	return errno || *end ? -EINVAL : 0;
+}
+
+int wq_hist_sym(const char *v, uint64_t *addr, const char **sym)
+{
+	char *end;
+
+	if (*v != '[' || !isxdigit((unsigned char)v[1]))
+		return -EINVAL;
+	errno = 0;
+	*addr = strtoull(v + 1, &end, 16);
+	if (errno || *end != ']' || end[1] != ' ' || !end[2])
+		return -EINVAL;
+	*sym = end + 2;
+	return 0;
 }

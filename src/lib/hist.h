@@ -47,5 +47,11 @@ const struct wq_hist_sec *wq_hist_section(const struct wq_hist *h, const char *k
 int wq_hist_log2(const char *v);
 /* A decimal u64 key's value (a pointer field prints so). 0 or -EINVAL. */
 int wq_hist_u64(const char *v, uint64_t *out);
+/*
+ * A ".sym" key's value "[ADDR] SYMBOL" (SYMBOL with " [module]" for a
+ * module's, or the address when the kernel knows no symbol): the address
+ * in *addr and where SYMBOL starts in *sym. 0 or -EINVAL.
+ */
+int wq_hist_sym(const char *v, uint64_t *addr, const char **sym);
 
 #endif

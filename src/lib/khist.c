@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Workqueue counts from hist triggers in an instance of our own, joined on the work pointer. */
+/* Workqueue counts from hist triggers in an instance of our own, joined on the function or the work pointer. */
 #define _GNU_SOURCE
 #include "khist.h"
 
@@ -12,6 +12,7 @@
 #include "ctx.h"
 #include "dl.h"
 #include "hist.h"
+#include "fnjoin.h"
 #include "kjoin.h"
 #include "macro.h"
 #include "root.h"
@@ -30,21 +31,33 @@ static const char *const event_names[NEV] = {
     [END] = "workqueue_execute_end",
 };
 
-/* The triggers, written as the kernel prints them back (so that '!' + the line removes one). */
-static const char *const triggers[NEV] = {
-    [QUEUE] = "hist:keys=work,workqueue:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
-    [ACTIVATE] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
-    [START] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
-    [END] = "hist:keys=work:vals=hitcount:sort=hitcount:size=" STR(WQ_KHIST_MAP_SIZE),
+/*
+ * The triggers, written as the kernel prints them back (so that '!' + the
+ * line removes one): keyed by function where all four events carry it
+ * (6.10+), by work pointer before.
+ */
+#define TRIGGER(keys, size) "hist:keys=" keys ":vals=hitcount:sort=hitcount:size=" STR(size)
+enum key_kind { BY_FUNCTION, BY_WORK, NKIND };
+static const char *const sec_keys[NKIND][NEV] = {
+    [BY_FUNCTION] = {"function.sym,workqueue", "function.sym", "function.sym", "function.sym"},
+    [BY_WORK] = {"work,workqueue", "work", "work", "work"},
 };
-static const char *const sec_keys[NEV] = {"work,workqueue", "work", "work", "work"};
+static const char *const triggers[NKIND][NEV] = {
+    [BY_FUNCTION] = {TRIGGER("function.sym,workqueue", WQ_KHIST_FN_MAP_SIZE),
+		     TRIGGER("function.sym", WQ_KHIST_FN_MAP_SIZE), TRIGGER("function.sym", WQ_KHIST_FN_MAP_SIZE),
+		     TRIGGER("function.sym", WQ_KHIST_FN_MAP_SIZE)},
+    [BY_WORK] = {TRIGGER("work,workqueue", WQ_KHIST_MAP_SIZE), TRIGGER("work", WQ_KHIST_MAP_SIZE),
+		 TRIGGER("work", WQ_KHIST_MAP_SIZE), TRIGGER("work", WQ_KHIST_MAP_SIZE)},
+};
 
 struct wq_khist {
 	struct wq_ctx *ctx;
 	const struct wq_libtrace *L;
 	struct tracefs_instance *inst;
 	char name[64];
-	struct wq_kjoin *join;
+	enum key_kind kind;
+	struct wq_kjoin *join; /* BY_WORK */
+	struct wq_fnjoin *fnjoin; /* BY_FUNCTION */
 };
 
 bool wq_khist_available(struct wq_ctx *ctx)
@@ -66,18 +79,27 @@ const char *wq_khist_instance(const struct wq_khist *k)
 }
 
 /*
- * Remove the triggers of an instance (ours, or a killed run's) so that it
- * can go; one that was never set fails alone, harmlessly.
+ * Remove the triggers of an instance (ours, or a killed run's, of either
+ * kind) so that it can go; one that was never set fails alone, harmlessly.
  */
 static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst)
 {
 	/* the reverse of set-up order */
-	for (int i = NEV - 1; i >= 0; i--) {
-		_cleanup_free_ char *cmd = NULL;
+	for (int kind = 0; kind < NKIND; kind++)
+		for (int i = NEV - 1; i >= 0; i--) {
+			_cleanup_free_ char *cmd = NULL;
 
-		if (asprintf(&cmd, "!%s", triggers[i]) >= 0)
-			L->tracefs_event_file_append(inst, "workqueue", event_names[i], "trigger", cmd);
-	}
+			if (asprintf(&cmd, "!%s", triggers[kind][i]) >= 0)
+				L->tracefs_event_file_append(inst, "workqueue", event_names[i], "trigger", cmd);
+		}
+}
+
+/* Whether activate_work carries the function (6.10+), as its format file says. */
+static bool activate_has_function(const struct wq_libtrace *L)
+{
+	_cleanup_free_ char *fmt = L->tracefs_event_file_read(NULL, "workqueue", event_names[ACTIVATE], "format", NULL);
+
+	return fmt && strstr(fmt, " function;");
 }
 
 int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz)
@@ -92,12 +114,15 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 	if (!dir)
 		return r;
 	k = calloc(1, sizeof(*k));
-	if (!k || !(k->join = wq_kjoin_new())) {
-		free(k);
+	if (!k)
 		return -ENOMEM;
-	}
 	k->ctx = ctx;
 	k->L = L;
+	k->kind = activate_has_function(L) ? BY_FUNCTION : BY_WORK;
+	if (k->kind == BY_FUNCTION ? !(k->fnjoin = wq_fnjoin_new()) : !(k->join = wq_kjoin_new())) {
+		wq_khist_close(k);
+		return -ENOMEM;
+	}
 	if (!wq_khist_available(ctx)) {
 		snprintf(why, whysz,
 			 "%s/events/workqueue/workqueue_queue_work/hist: missing (a kernel without "
@@ -117,7 +142,8 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 		return -e;
 	}
 	for (int i = 0; i < NEV; i++) {
-		if (k->L->tracefs_event_file_append(k->inst, "workqueue", event_names[i], "trigger", triggers[i]) < 0) {
+		if (k->L->tracefs_event_file_append(k->inst, "workqueue", event_names[i], "trigger",
+						    triggers[k->kind][i]) < 0) {
 			int e = errno ? errno : EIO;
 
 			snprintf(why, whysz, "instances/%s/events/workqueue/%s/trigger: cannot set a hist trigger: %s",
@@ -150,10 +176,10 @@ static int read_hist(struct wq_khist *k, int ev, struct wq_hist *h, const struct
 		snprintf(why, whysz, "instances/%s/events/workqueue/%s/hist: %s", k->name, event_names[ev], pwhy);
 		return r;
 	}
-	*sec = wq_hist_section(h, sec_keys[ev]);
+	*sec = wq_hist_section(h, sec_keys[k->kind][ev]);
 	if (!*sec) {
 		snprintf(why, whysz, "instances/%s/events/workqueue/%s/hist: no hist keyed by %s", k->name,
-			 event_names[ev], sec_keys[ev]);
+			 event_names[ev], sec_keys[k->kind][ev]);
 		wq_hist_clear(h);
 		return -EBADMSG;
 	}
@@ -173,10 +199,16 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 	 */
 	for (int i = NEV - 1; i >= 0 && r == 0; i--)
 		r = read_hist(k, i, &h[i], &sec[i], why, whysz);
-	if (r == 0 &&
-	    (wq_kjoin_feed(k->join, sec, dropped) < 0 || wq_kjoin_rows(k->join, false, seconds, out, n) < 0)) {
-		r = -ENOMEM;
-		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+	if (r == 0) {
+		r = k->fnjoin ? wq_fnjoin_feed(k->fnjoin, sec, dropped) : wq_kjoin_feed(k->join, sec, dropped);
+		if (r == 0)
+			r = k->fnjoin ? wq_fnjoin_rows(k->fnjoin, false, seconds, out, n)
+				      : wq_kjoin_rows(k->join, false, seconds, out, n);
+		if (r == -EBADMSG)
+			snprintf(why, whysz, "instances/%s/events/workqueue: a function key not as \"[ADDR] SYMBOL\"",
+				 k->name);
+		else if (r < 0)
+			snprintf(why, whysz, "%s", wq_strerror(-r));
 	}
 	for (int i = 0; i < NEV; i++)
 		wq_hist_clear(&h[i]);
@@ -185,7 +217,18 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 
 int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row **out, size_t *n)
 {
-	return wq_kjoin_rows(k->join, true, seconds, out, n);
+	return k->fnjoin ? wq_fnjoin_rows(k->fnjoin, true, seconds, out, n)
+			 : wq_kjoin_rows(k->join, true, seconds, out, n);
+}
+
+bool wq_khist_by_function(const struct wq_khist *k)
+{
+	return k->kind == BY_FUNCTION;
+}
+
+bool wq_khist_next_shared(struct wq_khist *k, const char **fn, char *buf, size_t bufsz)
+{
+	return k->fnjoin && wq_fnjoin_next_shared(k->fnjoin, fn, buf, bufsz);
 }
 
 void wq_khist_close(struct wq_khist *k)
@@ -198,5 +241,6 @@ void wq_khist_close(struct wq_khist *k)
 		k->L->tracefs_instance_free(k->inst);
 	}
 	wq_kjoin_free(k->join);
+	wq_fnjoin_free(k->fnjoin);
 	free(k);
 }

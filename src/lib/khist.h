@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Workqueue counts kept by the kernel (doc/kernel.md §8.1): hist triggers
- * in a trace instance of our own count queue_work per work item and
- * workqueue, and activate_work, execute_start and execute_end per work
- * item; reading the hist files and joining them on the work pointer gives
- * each workqueue's counts, exact at any rate, with nothing streamed to user
- * space. Wait and run times and the held-back count are not measured here.
+ * in a trace instance of our own count queue_work per function and
+ * workqueue, and activate_work, execute_start and execute_end per function
+ * (lib/fnjoin); on kernels before 6.10, whose activate_work has no
+ * function, per work item instead (lib/kjoin). Reading the hist files and
+ * joining them gives each workqueue's counts at any rate, with nothing
+ * streamed to user space. Wait and run times and the held-back count are
+ * not measured here.
  */
 #ifndef WQ_KHIST_H
 #define WQ_KHIST_H
@@ -18,7 +20,12 @@
 struct wq_ctx;
 struct wq_khist;
 
-/* Keys each hist's map holds; what does not fit is counted in its Dropped. */
+/*
+ * Keys each hist's map holds, by function and by work pointer; what does
+ * not fit is counted in its Dropped. Every read of a hist file walks twice
+ * as many slots, used or not: the size is the floor of a read's cost.
+ */
+#define WQ_KHIST_FN_MAP_SIZE 2048
 #define WQ_KHIST_MAP_SIZE 16384
 
 /* Whether the live kernel has hist triggers (a hist file beside queue_work's trigger). */
@@ -38,6 +45,10 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 		  unsigned long long *dropped, char *why, size_t whysz);
 /* The whole run: totals and rates over seconds; pending and in flight as of the last read. */
 int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row **rows, size_t *n);
+/* Whether the counts are keyed by function (lib/fnjoin), not by work pointer (lib/kjoin). */
+bool wq_khist_by_function(const struct wq_khist *k);
+/* The next function found on several workqueues, as wq_fnjoin_next_shared() tells it. */
+bool wq_khist_next_shared(struct wq_khist *k, const char **fn, char *buf, size_t bufsz);
 /* The instance's name below tracefs instances/. */
 const char *wq_khist_instance(const struct wq_khist *k);
 /* Remove the triggers and the instance. */

@@ -186,6 +186,29 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct wq_mon_row *)a)->name, ((const struct wq_mon_row *)b)->name);
 }
 
+void wq_kjoin_sort_rows(struct wq_mon_row *rows, size_t n)
+{
+	qsort(rows, n, sizeof(*rows), cmp_row);
+}
+
+bool wq_kjoin_fill_row(struct wq_mon_row *r, const char *name, const unsigned long long c[WQ_KJ_NEV], long pending,
+		       long inflight, double seconds)
+{
+	if (!c[WQ_KJ_QUEUE] && !c[WQ_KJ_ACTIVATE] && !c[WQ_KJ_START] && !c[WQ_KJ_END] && !pending && !inflight)
+		return false;
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->queued = c[WQ_KJ_QUEUE];
+	r->started = c[WQ_KJ_START];
+	r->done = c[WQ_KJ_END];
+	r->queued_ps = seconds > 0 ? (double)c[WQ_KJ_QUEUE] / seconds : 0;
+	r->started_ps = seconds > 0 ? (double)c[WQ_KJ_START] / seconds : 0;
+	r->pending = pending;
+	r->inflight = inflight;
+	r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+	return true;
+}
+
 int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
 {
 	struct wq_mon_row *nv = realloc(j->rows, (j->nwq ? j->nwq : 1) * sizeof(*nv));
@@ -196,25 +219,11 @@ int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct w
 	j->rows = nv;
 	for (size_t i = 0; i < j->nwq; i++) {
 		const struct kwq *w = &j->wq[i];
-		const unsigned long long *c = whole ? w->t : w->n;
-		struct wq_mon_row *r;
 
-		if (!c[WQ_KJ_QUEUE] && !c[WQ_KJ_ACTIVATE] && !c[WQ_KJ_START] && !c[WQ_KJ_END] && !w->pending &&
-		    !w->inflight)
-			continue;
-		r = &nv[m++];
-		memset(r, 0, sizeof(*r));
-		r->name = w->name;
-		r->queued = c[WQ_KJ_QUEUE];
-		r->started = c[WQ_KJ_START];
-		r->done = c[WQ_KJ_END];
-		r->queued_ps = seconds > 0 ? (double)c[WQ_KJ_QUEUE] / seconds : 0;
-		r->started_ps = seconds > 0 ? (double)c[WQ_KJ_START] / seconds : 0;
-		r->pending = w->pending;
-		r->inflight = w->inflight;
-		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+		if (wq_kjoin_fill_row(&nv[m], w->name, whole ? w->t : w->n, w->pending, w->inflight, seconds))
+			m++;
 	}
-	qsort(nv, m, sizeof(*nv), cmp_row);
+	wq_kjoin_sort_rows(nv, m);
 	*out = nv;
 	*n = m;
 	return 0;

@@ -35,5 +35,14 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
  * measured), throttled 0. 0 or -ENOMEM.
  */
 int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);
+/*
+ * One workqueue's row from its counts c (indexed by enum wq_kjoin_ev), as
+ * both joins (this one and lib/fnjoin) give them; false when it has none
+ * and nothing pending or in flight (no row).
+ */
+bool wq_kjoin_fill_row(struct wq_mon_row *r, const char *name, const unsigned long long c[WQ_KJ_NEV], long pending,
+		       long inflight, double seconds);
+/* Rows sorted by name. */
+void wq_kjoin_sort_rows(struct wq_mon_row *rows, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
 #ifndef WQ_MONITOR_H
 #define WQ_MONITOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,7 @@ struct wq_mon_row {
 	int64_t run_p50, run_p99; /* execute_start -> execute_end (wall clock) */
 	double wait_sum, run_sum; /* of every wait and run time (not only the kept samples), ns */
 	uint64_t wait_count, run_count; /* how many */
+	bool shared; /* kernel's hists: holds a share of a function queued on several workqueues (lib/fnjoin) */
 };
 
 struct wq_mon *wq_mon_new(void);

@@ -101,13 +101,22 @@ static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long
 	char why[300];
 	int r = wq_khist_read(s->khist, out->seconds, &out->rows, &out->n, lost, why, sizeof(why));
 
+	const char *fn;
+
 	if (r < 0)
 		wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
 	else if (*lost)
 		wq_log(s->ctx, WQ_LOG_WARNING,
-		       "monitor: %llu events not counted: the kernel's hist maps are full (%d work items each); "
+		       "monitor: %llu events not counted: the kernel's hist maps are full (%d %s each); "
 		       "--backend stream counts them",
-		       *lost, WQ_KHIST_MAP_SIZE);
+		       *lost, wq_khist_by_function(s->khist) ? WQ_KHIST_FN_MAP_SIZE : WQ_KHIST_MAP_SIZE,
+		       wq_khist_by_function(s->khist) ? "keys" : "work items");
+	while (r == 0 && wq_khist_next_shared(s->khist, &fn, why, sizeof(why)))
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %s is queued on %s: the kernel does not say which of them runs it, so their "
+		       "STARTED, DONE, PENDING and INFLIGHT share its counts in proportion to QUEUED; "
+		       "--backend stream counts them apart",
+		       fn, why);
 	out->kernel = true;
 	return r;
 }

@@ -50,6 +50,7 @@ int main(void)
 	struct wq_hist h;
 	const struct wq_hist_sec *s;
 	uint64_t u = 0;
+	const char *sym;
 
 	/* 7.3: queue_work holds two hists: the counts by work and workqueue, then the ts0 variable by work */
 	ok(load("7.3", "workqueue_queue_work.hist", &h) == 0, "7.3 queue_work: parsed");
@@ -114,6 +115,21 @@ int main(void)
 	ok(wq_hist_log2("~ 2^0") == 0 && wq_hist_log2("2^3") == -1 && wq_hist_log2("~ 2^x") == -1,
 	   "log2: '~ 2^0' is 0; no '~ ' or no number is not a bucket");
 	ok(wq_hist_u64("12x", &u) == -EINVAL && wq_hist_u64("-1", &u) == -EINVAL, "u64: '12x' and '-1' are not");
+
+	/* a .sym key as 7.3 printed it (wqb_w.hist, line 18: the flood's function, in the probe module) */
+	{
+		uint64_t a = 0;
+
+		s = load("7.3", "wqb_w.hist", &h) == 0 ? wq_hist_section(&h, "fn.sym,wait.log2") : NULL;
+		sym = NULL;
+		ok(s && s->n > 12 && wq_hist_sym(s->ent[12].key[0], &a, &sym) == 0 && a == 0xffffffffc0e00010ULL &&
+		       sym && !strcmp(sym, "flood_fn [wqprobe]"),
+		   "sym: '[ffffffffc0e00010] flood_fn [wqprobe]' is that address and 'flood_fn [wqprobe]'");
+		wq_hist_clear(&h);
+	}
+	ok(wq_hist_sym("ffffffff81000000 x", &u, &sym) == -EINVAL &&
+	       wq_hist_sym("[ffffffff81000000]", &u, &sym) == -EINVAL && wq_hist_sym("[zz] x", &u, &sym) == -EINVAL,
+	   "sym: no brackets, no symbol, or no hex address is not a .sym value");
 
 	bad("{ work: 1 } hitcount: 1\n", "not an entry of a section", "an entry before any trigger info");
 	bad("# trigger info: hist:keys=work:vals=hitcount [active]\n{ wq: 1 } hitcount: 1\n", "line 2",

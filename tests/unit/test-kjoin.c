@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/kjoin.h"
+#include "monrow.h"
 #include "tap.h"
 
 static const char *const files[WQ_KJ_NEV] = {"workqueue_queue_work.hist", "workqueue_activate_work.hist",
@@ -24,18 +25,6 @@ static char *slurp(const char *name)
 	snprintf(rel, sizeof(rel), "real/hist/debian-7.3/%s", name);
 	return tap_fixture(rel);
 }
-
-static const struct wq_mon_row *row(const struct wq_mon_row *rows, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(rows[i].name, name))
-			return &rows[i];
-	return NULL;
-}
-
-#define COUNTS(r, q, s, d, p, f)                                                                                       \
-	((r) && (r)->queued == (q) && (r)->started == (s) && (r)->done == (d) && (r)->pending == (p) &&                \
-	 (r)->inflight == (f))
 
 int main(void)
 {

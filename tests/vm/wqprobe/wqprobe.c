@@ -24,13 +24,15 @@
  *               queue_work_on() (they run there, whatever any cpumask
  *               says); each runs probe_pcpu_fn for SLEEP_MS; read: "queued
  *               Q done D" (the isolation audit's ground truth)
- *   flood       write "RATE MSECS": queue short items (each only counts
+ *   flood       write "RATE MSECS [SPLIT]": queue short items (each only counts
  *               itself) to the unbound workqueue "wqflood" at RATE a
  *               second, 0 as fast as the writing CPU can, for MSECS, then
  *               wait for them all (the write returns then); read: "queued Q
  *               done D busy B msecs T", B the attempts that found their
  *               item still pending (not queued, not counted) and T the
- *               time spent queueing (monitor's cost benchmark)
+ *               time spent queueing (monitor's cost benchmark); SPLIT 1
+ *               sends every other item, same function, to "wqflood2",
+ *               counted again as "queued2 Q2 done2 D2" at the end of the line
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -75,8 +77,9 @@ static atomic_t pcpu_queued, pcpu_done;
 #define FLOOD_POOL 4096
 static struct workqueue_struct *flood_wq;
 static struct work_struct *flood_items;
-static atomic_t flood_done;
-static unsigned long flood_queued, flood_busy, flood_msecs;
+static struct workqueue_struct *flood_wq2; /* split: every other item, same function */
+static atomic_t flood_done, flood_done2;
+static unsigned long flood_queued, flood_busy, flood_msecs, flood_queued2, flood_split;
 
 static void raise_peak(atomic_t *cur, atomic_t *max)
 {
@@ -287,20 +290,27 @@ static ssize_t pcpu_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 static void flood_fn(struct work_struct *work)
 {
 	atomic_inc(&flood_done);
+	/* split: the odd items went to wqflood2 */
+	if (READ_ONCE(flood_split) && ((work - flood_items) & 1))
+		atomic_inc(&flood_done2);
 }
 
 static ssize_t flood_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
 {
-	unsigned long rate, msecs, tries = 0, i = 0;
+	unsigned long rate, msecs, split = 0, tries = 0, i = 0;
+	struct workqueue_struct *wq;
 	ktime_t t0, now;
 	s64 us;
 
-	if (sscanf(buf, "%lu %lu", &rate, &msecs) != 2 || !msecs || msecs > 600000)
+	if (sscanf(buf, "%lu %lu %lu", &rate, &msecs, &split) < 2 || !msecs || msecs > 600000 || split > 1)
 		return -EINVAL;
 	mutex_lock(&probe_lock);
 	flush_workqueue(flood_wq);
+	flush_workqueue(flood_wq2);
+	WRITE_ONCE(flood_split, split);
 	atomic_set(&flood_done, 0);
-	flood_queued = flood_busy = 0;
+	atomic_set(&flood_done2, 0);
+	flood_queued = flood_busy = flood_queued2 = 0;
 	t0 = ktime_get();
 	for (;;) {
 		now = ktime_get();
@@ -313,24 +323,28 @@ static ssize_t flood_store(struct kobject *k, struct kobj_attribute *a, const ch
 			continue;
 		}
 		tries++;
-		if (queue_work(flood_wq, &flood_items[i]))
+		wq = split && (i & 1) ? flood_wq2 : flood_wq;
+		if (queue_work(wq, &flood_items[i])) {
 			flood_queued++;
-		else
+			flood_queued2 += wq == flood_wq2;
+		} else {
 			flood_busy++;
+		}
 		i = (i + 1) % FLOOD_POOL;
 		if (!(tries % 64))
 			cond_resched();
 	}
 	flood_msecs = ktime_ms_delta(now, t0);
 	flush_workqueue(flood_wq);
+	flush_workqueue(flood_wq2);
 	mutex_unlock(&probe_lock);
 	return len;
 }
 
 static ssize_t flood_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "queued %lu done %d busy %lu msecs %lu\n", flood_queued, atomic_read(&flood_done),
-			  flood_busy, flood_msecs);
+	return sysfs_emit(buf, "queued %lu done %d busy %lu msecs %lu queued2 %lu done2 %d\n", flood_queued,
+			  atomic_read(&flood_done), flood_busy, flood_msecs, flood_queued2, atomic_read(&flood_done2));
 }
 
 static ssize_t release_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
@@ -386,8 +400,9 @@ static int __init wqprobe_init(void)
 	for (i = 0; i < FLOOD_POOL; i++)
 		INIT_WORK(&flood_items[i], flood_fn);
 	flood_wq = alloc_workqueue("wqflood", WQ_UNBOUND | WQ_SYSFS, 0);
+	flood_wq2 = alloc_workqueue("wqflood2", WQ_UNBOUND | WQ_SYSFS, 0);
 	pcpu_wq = alloc_workqueue("wqprobe_pcpu", WQ_SYSFS, 0);
-	if (!pcpu_wq || !flood_wq)
+	if (!pcpu_wq || !flood_wq || !flood_wq2)
 		goto nomem;
 	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
 	if (!probe_kobj)
@@ -405,6 +420,8 @@ fail:
 		destroy_workqueue(pcpu_wq);
 	if (flood_wq)
 		destroy_workqueue(flood_wq);
+	if (flood_wq2)
+		destroy_workqueue(flood_wq2);
 	vfree(flood_items);
 	return ret;
 }
@@ -420,6 +437,7 @@ static void __exit wqprobe_exit(void)
 	destroy_workqueue(pcpu_wq);
 	vfree(pcpu_items);
 	destroy_workqueue(flood_wq);
+	destroy_workqueue(flood_wq2);
 	vfree(flood_items);
 	mutex_unlock(&probe_lock);
 }

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Per-function hist counts joined into per-workqueue counts, read after read. */
+#include "fnjoin.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+
+enum { QUEUE = WQ_KJ_QUEUE, ACTIVATE = WQ_KJ_ACTIVATE, START = WQ_KJ_START, END = WQ_KJ_END, NEV = WQ_KJ_NEV };
+
+/* What one function queued on one workqueue. */
+struct fnwq {
+	int wq;
+	unsigned long long seen; /* the count as last read */
+	unsigned long long d; /* in the last feed */
+	unsigned long long total; /* since the triggers were set */
+};
+
+struct fn {
+	uint64_t addr;
+	char *sym;
+	unsigned long long seen[NEV]; /* activate, start and end counts as last read */
+	unsigned long long d[NEV]; /* in the last feed (queue: summed over its workqueues) */
+	struct fnwq *q;
+	size_t nq;
+	/*
+	 * Queued minus activated and started minus ended since the triggers
+	 * were set, and their lowest at any read: items queued or started
+	 * before we counted make them negative, by as many as there were.
+	 */
+	long long qa, se, qa_low, se_low;
+	size_t told; /* its workqueues when it was last told shared */
+};
+
+struct kwq {
+	char *name;
+	unsigned long long n[NEV]; /* the last feed */
+	unsigned long long t[NEV]; /* every feed */
+	unsigned long long pending, inflight;
+	bool shared, tshared; /* in the last feed, in any */
+};
+
+struct wq_fnjoin {
+	struct fn *fn;
+	size_t nfn;
+	struct kwq *wq;
+	size_t nwq;
+	unsigned long long dropped[NEV];
+	struct wq_mon_row *rows;
+};
+
+struct wq_fnjoin *wq_fnjoin_new(void)
+{
+	return calloc(1, sizeof(struct wq_fnjoin));
+}
+
+void wq_fnjoin_free(struct wq_fnjoin *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < j->nfn; i++) {
+		free(j->fn[i].sym);
+		free(j->fn[i].q);
+	}
+	for (size_t i = 0; i < j->nwq; i++)
+		free(j->wq[i].name);
+	free(j->fn);
+	free(j->wq);
+	free(j->rows);
+	free(j);
+}
+
+static int wq_index(struct wq_fnjoin *j, const char *name)
+{
+	struct kwq *nv;
+
+	for (size_t i = 0; i < j->nwq; i++)
+		if (streq(j->wq[i].name, name))
+			return (int)i;
+	nv = realloc(j->wq, (j->nwq + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	j->wq = nv;
+	memset(&nv[j->nwq], 0, sizeof(*nv));
+	nv[j->nwq].name = strdup(name);
+	if (!nv[j->nwq].name)
+		return -ENOMEM;
+	return (int)j->nwq++;
+}
+
+/* The function of a ".sym" key, added when new: its index, or -errno. */
+static long fn_index(struct wq_fnjoin *j, const char *key)
+{
+	const char *sym;
+	struct fn *nv;
+	uint64_t addr;
+
+	if (wq_hist_sym(key, &addr, &sym) < 0)
+		return -EBADMSG;
+	for (size_t i = 0; i < j->nfn; i++)
+		if (j->fn[i].addr == addr)
+			return (long)i;
+	nv = realloc(j->fn, (j->nfn + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	j->fn = nv;
+	memset(&nv[j->nfn], 0, sizeof(*nv));
+	nv[j->nfn].addr = addr;
+	nv[j->nfn].sym = strdup(sym);
+	if (!nv[j->nfn].sym)
+		return -ENOMEM;
+	return (long)j->nfn++;
+}
+
+static struct fnwq *fnwq_get(struct fn *f, int wq)
+{
+	struct fnwq *nv;
+
+	for (size_t i = 0; i < f->nq; i++)
+		if (f->q[i].wq == wq)
+			return &f->q[i];
+	nv = realloc(f->q, (f->nq + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	f->q = nv;
+	memset(&nv[f->nq], 0, sizeof(*nv));
+	nv[f->nq].wq = wq;
+	return &nv[f->nq++];
+}
+
+/*
+ * total shared out by the weights w (their sum > 0): each its floor share,
+ * what is left one by one to the largest remainders, so that the shares
+ * add up to total.
+ */
+static void share(unsigned long long total, const unsigned long long *w, size_t n, unsigned long long *out)
+{
+	unsigned __int128 sum = 0;
+	unsigned long long given = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += w[i];
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (unsigned long long)((unsigned __int128)total * w[i] / sum);
+		given += out[i];
+	}
+	/* the floors leave fewer units than there are non-zero remainders */
+	while (given < total) {
+		size_t best = n;
+		unsigned __int128 brem = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			unsigned __int128 exact = (unsigned __int128)total * w[i],
+					  floor = (unsigned __int128)out[i] * sum;
+
+			/* not yet given its extra unit, with the largest remainder (ties: the first) */
+			if (floor <= exact && exact - floor > brem) {
+				best = i;
+				brem = exact - floor;
+			}
+		}
+		if (best == n)
+			break;
+		out[best]++;
+		given++;
+	}
+}
+
+/* One function's counts of the last feed given to its workqueues. */
+static int attribute(struct wq_fnjoin *j, struct fn *f)
+{
+	unsigned long long what[5] = {f->d[ACTIVATE], f->d[START], f->d[END], (unsigned long long)(f->qa - f->qa_low),
+				      (unsigned long long)(f->se - f->se_low)};
+	unsigned long long *w, *part, wsum = 0;
+
+	for (size_t i = 0; i < f->nq; i++) {
+		struct kwq *q = &j->wq[f->q[i].wq];
+
+		q->n[QUEUE] += f->q[i].d;
+		q->t[QUEUE] += f->q[i].d;
+		wsum += f->q[i].d;
+	}
+	if (f->nq == 0)
+		return 0; /* never queued while we counted */
+	w = calloc(f->nq, sizeof(*w));
+	part = calloc(f->nq, sizeof(*part));
+	if (!w || !part) {
+		free(w);
+		free(part);
+		return -ENOMEM;
+	}
+	/* the interval's queueing, or the run's when it queued none */
+	for (size_t i = 0; i < f->nq; i++)
+		w[i] = wsum ? f->q[i].d : f->q[i].total;
+	for (int k = 0; k < 5; k++) {
+		share(what[k], w, f->nq, part);
+		for (size_t i = 0; i < f->nq; i++) {
+			struct kwq *q = &j->wq[f->q[i].wq];
+
+			if (k < 3) {
+				q->n[ACTIVATE + k] += part[i];
+				q->t[ACTIVATE + k] += part[i];
+			} else if (k == 3) {
+				q->pending += part[i];
+			} else {
+				q->inflight += part[i];
+			}
+			if (f->nq > 1)
+				q->shared = q->tshared = true;
+		}
+	}
+	free(w);
+	free(part);
+	return 0;
+}
+
+int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_NEV], unsigned long long *dropped)
+{
+	*dropped = 0;
+	for (size_t i = 0; i < j->nwq; i++) {
+		memset(j->wq[i].n, 0, sizeof(j->wq[i].n));
+		j->wq[i].pending = j->wq[i].inflight = 0;
+		j->wq[i].shared = false;
+	}
+	for (size_t i = 0; i < j->nfn; i++) {
+		memset(j->fn[i].d, 0, sizeof(j->fn[i].d));
+		for (size_t k = 0; k < j->fn[i].nq; k++)
+			j->fn[i].q[k].d = 0;
+	}
+	for (int ev = 0; ev < NEV; ev++) {
+		for (size_t k = 0; k < sec[ev]->n; k++) {
+			const struct wq_hist_entry *e = &sec[ev]->ent[k];
+			long fi = fn_index(j, e->key[0]);
+			unsigned long long *seen, d;
+			struct fnwq *q = NULL;
+			struct fn *f;
+			int w;
+
+			if (fi < 0)
+				return (int)fi;
+			f = &j->fn[fi];
+			if (ev == QUEUE) {
+				if (!e->key[1] || (w = wq_index(j, e->key[1])) < 0 || !(q = fnwq_get(f, w)))
+					return e->key[1] ? -ENOMEM : -EBADMSG;
+			}
+			seen = q ? &q->seen : &f->seen[ev];
+			d = e->hitcount >= *seen ? e->hitcount - *seen : 0;
+			*seen = e->hitcount;
+			f->d[ev] += d;
+			if (q) {
+				q->d += d;
+				q->total += d;
+			}
+		}
+		*dropped += sec[ev]->dropped > j->dropped[ev] ? sec[ev]->dropped - j->dropped[ev] : 0;
+		j->dropped[ev] = sec[ev]->dropped;
+	}
+	for (size_t i = 0; i < j->nfn; i++) {
+		struct fn *f = &j->fn[i];
+
+		f->qa += (long long)f->d[QUEUE] - (long long)f->d[ACTIVATE];
+		f->se += (long long)f->d[START] - (long long)f->d[END];
+		f->qa_low = f->qa < f->qa_low ? f->qa : f->qa_low;
+		f->se_low = f->se < f->se_low ? f->se : f->se_low;
+		if (attribute(j, f) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int wq_fnjoin_rows(struct wq_fnjoin *j, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
+{
+	struct wq_mon_row *nv = realloc(j->rows, (j->nwq ? j->nwq : 1) * sizeof(*nv));
+	size_t m = 0;
+
+	if (!nv)
+		return -ENOMEM;
+	j->rows = nv;
+	for (size_t i = 0; i < j->nwq; i++) {
+		const struct kwq *w = &j->wq[i];
+
+		if (!wq_kjoin_fill_row(&nv[m], w->name, whole ? w->t : w->n, (long)w->pending, (long)w->inflight,
+				       seconds))
+			continue;
+		nv[m++].shared = whole ? w->tshared : w->shared;
+	}
+	wq_kjoin_sort_rows(nv, m);
+	*out = nv;
+	*n = m;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool wq_fnjoin_next_shared(struct wq_fnjoin *j, const char **fn, char *buf, size_t bufsz)
+{
+	for (size_t i = 0; i < j->nfn; i++) {
+		struct fn *f = &j->fn[i];
+		const char **names;
+		size_t len = 0;
+
+		if (f->nq < 2 || f->told >= f->nq)
+			continue;
+		names = calloc(f->nq, sizeof(*names));
+		if (!names)
+			return false;
+		f->told = f->nq;
+		for (size_t k = 0; k < f->nq; k++)
+			names[k] = j->wq[f->q[k].wq].name;
+		qsort(names, f->nq, sizeof(*names), cmp_str);
+		buf[0] = '\0';
+		for (size_t k = 0; k < f->nq && len < bufsz; k++) {
+			int r = snprintf(buf + len, bufsz - len, "%s%s", k ? ", " : "", names[k]);
+
+			if (r < 0)
+				break;
+			len += (size_t)r;
+		}
+		free(names);
+		*fn = f->sym;
+		return true;
+	}
+	return false;
+}
