@@ -36,21 +36,11 @@ struct fn {
 	size_t told; /* its workqueues when it was last told shared */
 };
 
-struct kwq {
-	char *name;
-	unsigned long long n[NEV]; /* the last feed */
-	unsigned long long t[NEV]; /* every feed */
-	unsigned long long pending, inflight;
-	bool shared, tshared; /* in the last feed, in any */
-};
-
 struct wq_fnjoin {
 	struct fn *fn;
 	size_t nfn;
-	struct kwq *wq;
-	size_t nwq;
+	struct wq_kjoin_wqs wqs;
 	unsigned long long dropped[NEV];
-	struct wq_mon_row *rows;
 };
 
 struct wq_fnjoin *wq_fnjoin_new(void)
@@ -66,30 +56,9 @@ void wq_fnjoin_free(struct wq_fnjoin *j)
 		free(j->fn[i].sym);
 		free(j->fn[i].q);
 	}
-	for (size_t i = 0; i < j->nwq; i++)
-		free(j->wq[i].name);
+	wq_kjoin_wqs_clear(&j->wqs);
 	free(j->fn);
-	free(j->wq);
-	free(j->rows);
 	free(j);
-}
-
-static int wq_index(struct wq_fnjoin *j, const char *name)
-{
-	struct kwq *nv;
-
-	for (size_t i = 0; i < j->nwq; i++)
-		if (streq(j->wq[i].name, name))
-			return (int)i;
-	nv = realloc(j->wq, (j->nwq + 1) * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	j->wq = nv;
-	memset(&nv[j->nwq], 0, sizeof(*nv));
-	nv[j->nwq].name = strdup(name);
-	if (!nv[j->nwq].name)
-		return -ENOMEM;
-	return (int)j->nwq++;
 }
 
 /* The function of a ".sym" key, added when new: its index, or -errno. */
@@ -178,7 +147,7 @@ static int attribute(struct wq_fnjoin *j, struct fn *f)
 	unsigned long long *w, *part, wsum = 0;
 
 	for (size_t i = 0; i < f->nq; i++) {
-		struct kwq *q = &j->wq[f->q[i].wq];
+		struct wq_kjoin_wq *q = &j->wqs.wq[f->q[i].wq];
 
 		q->n[QUEUE] += f->q[i].d;
 		q->t[QUEUE] += f->q[i].d;
@@ -199,15 +168,15 @@ static int attribute(struct wq_fnjoin *j, struct fn *f)
 	for (int k = 0; k < 5; k++) {
 		share(what[k], w, f->nq, part);
 		for (size_t i = 0; i < f->nq; i++) {
-			struct kwq *q = &j->wq[f->q[i].wq];
+			struct wq_kjoin_wq *q = &j->wqs.wq[f->q[i].wq];
 
 			if (k < 3) {
 				q->n[ACTIVATE + k] += part[i];
 				q->t[ACTIVATE + k] += part[i];
 			} else if (k == 3) {
-				q->pending += part[i];
+				q->pending += (long)part[i];
 			} else {
-				q->inflight += part[i];
+				q->inflight += (long)part[i];
 			}
 			if (f->nq > 1)
 				q->shared = q->tshared = true;
@@ -221,10 +190,10 @@ static int attribute(struct wq_fnjoin *j, struct fn *f)
 int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_NEV], unsigned long long *dropped)
 {
 	*dropped = 0;
-	for (size_t i = 0; i < j->nwq; i++) {
-		memset(j->wq[i].n, 0, sizeof(j->wq[i].n));
-		j->wq[i].pending = j->wq[i].inflight = 0;
-		j->wq[i].shared = false;
+	for (size_t i = 0; i < j->wqs.n; i++) {
+		memset(j->wqs.wq[i].n, 0, sizeof(j->wqs.wq[i].n));
+		j->wqs.wq[i].pending = j->wqs.wq[i].inflight = 0;
+		j->wqs.wq[i].shared = false;
 	}
 	for (size_t i = 0; i < j->nfn; i++) {
 		memset(j->fn[i].d, 0, sizeof(j->fn[i].d));
@@ -244,7 +213,8 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 				return (int)fi;
 			f = &j->fn[fi];
 			if (ev == QUEUE) {
-				if (!e->key[1] || (w = wq_index(j, e->key[1])) < 0 || !(q = fnwq_get(f, w)))
+				if (!e->key[1] || (w = wq_kjoin_wqs_index(&j->wqs, e->key[1])) < 0 ||
+				    !(q = fnwq_get(f, w)))
 					return e->key[1] ? -ENOMEM : -EBADMSG;
 			}
 			seen = q ? &q->seen : &f->seen[ev];
@@ -274,24 +244,7 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 
 int wq_fnjoin_rows(struct wq_fnjoin *j, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
 {
-	struct wq_mon_row *nv = realloc(j->rows, (j->nwq ? j->nwq : 1) * sizeof(*nv));
-	size_t m = 0;
-
-	if (!nv)
-		return -ENOMEM;
-	j->rows = nv;
-	for (size_t i = 0; i < j->nwq; i++) {
-		const struct kwq *w = &j->wq[i];
-
-		if (!wq_kjoin_fill_row(&nv[m], w->name, whole ? w->t : w->n, (long)w->pending, (long)w->inflight,
-				       seconds))
-			continue;
-		nv[m++].shared = whole ? w->tshared : w->shared;
-	}
-	wq_kjoin_sort_rows(nv, m);
-	*out = nv;
-	*n = m;
-	return 0;
+	return wq_kjoin_wqs_rows(&j->wqs, whole, seconds, out, n);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -313,7 +266,7 @@ bool wq_fnjoin_next_shared(struct wq_fnjoin *j, const char **fn, char *buf, size
 			return false;
 		f->told = f->nq;
 		for (size_t k = 0; k < f->nq; k++)
-			names[k] = j->wq[f->q[k].wq].name;
+			names[k] = j->wqs.wq[f->q[k].wq].name;
 		qsort(names, f->nq, sizeof(*names), cmp_str);
 		buf[0] = '\0';
 		for (size_t k = 0; k < f->nq && len < bufsz; k++) {

@@ -113,6 +113,13 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 	dir = wq_trace_dir(ctx, &L, &r, why, whysz);
 	if (!dir)
 		return r;
+	if (!wq_khist_available(ctx)) {
+		snprintf(why, whysz,
+			 "%s/events/workqueue/workqueue_queue_work/hist: missing (a kernel without "
+			 "CONFIG_HIST_TRIGGERS)",
+			 dir);
+		return -ENOTSUP;
+	}
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
@@ -122,14 +129,6 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 	if (k->kind == BY_FUNCTION ? !(k->fnjoin = wq_fnjoin_new()) : !(k->join = wq_kjoin_new())) {
 		wq_khist_close(k);
 		return -ENOMEM;
-	}
-	if (!wq_khist_available(ctx)) {
-		snprintf(why, whysz,
-			 "%s/events/workqueue/workqueue_queue_work/hist: missing (a kernel without "
-			 "CONFIG_HIST_TRIGGERS)",
-			 dir);
-		wq_khist_close(k);
-		return -ENOTSUP;
 	}
 	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset, "the hist triggers");
 	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());

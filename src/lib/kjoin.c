@@ -23,20 +23,11 @@ struct tab {
 	size_t n, cap;
 };
 
-struct kwq {
-	char *name;
-	unsigned long long n[WQ_KJ_NEV]; /* the last feed */
-	unsigned long long t[WQ_KJ_NEV]; /* every feed */
-	long pending, inflight;
-};
-
 struct wq_kjoin {
 	struct tab items; /* per work pointer */
 	struct tab pairs; /* per (work, workqueue) */
-	struct kwq *wq;
-	size_t nwq;
+	struct wq_kjoin_wqs wqs;
 	unsigned long long dropped[WQ_KJ_NEV];
-	struct wq_mon_row *rows;
 };
 
 static uint64_t mix(uint64_t x)
@@ -78,22 +69,31 @@ static struct item *tab_get(struct tab *t, uint64_t key)
 	return &t->it[i];
 }
 
-static int wq_index(struct wq_kjoin *j, const char *name)
+int wq_kjoin_wqs_index(struct wq_kjoin_wqs *s, const char *name)
 {
-	struct kwq *nv;
+	struct wq_kjoin_wq *nv;
 
-	for (size_t i = 0; i < j->nwq; i++)
-		if (streq(j->wq[i].name, name))
+	for (size_t i = 0; i < s->n; i++)
+		if (streq(s->wq[i].name, name))
 			return (int)i;
-	nv = realloc(j->wq, (j->nwq + 1) * sizeof(*nv));
+	nv = realloc(s->wq, (s->n + 1) * sizeof(*nv));
 	if (!nv)
-		return -1;
-	j->wq = nv;
-	memset(&nv[j->nwq], 0, sizeof(*nv));
-	nv[j->nwq].name = strdup(name);
-	if (!nv[j->nwq].name)
-		return -1;
-	return (int)j->nwq++;
+		return -ENOMEM;
+	s->wq = nv;
+	memset(&nv[s->n], 0, sizeof(*nv));
+	nv[s->n].name = strdup(name);
+	if (!nv[s->n].name)
+		return -ENOMEM;
+	return (int)s->n++;
+}
+
+void wq_kjoin_wqs_clear(struct wq_kjoin_wqs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->wq[i].name);
+	free(s->wq);
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
 }
 
 struct wq_kjoin *wq_kjoin_new(void)
@@ -105,20 +105,17 @@ void wq_kjoin_free(struct wq_kjoin *j)
 {
 	if (!j)
 		return;
-	for (size_t i = 0; i < j->nwq; i++)
-		free(j->wq[i].name);
-	free(j->wq);
+	wq_kjoin_wqs_clear(&j->wqs);
 	free(j->items.it);
 	free(j->pairs.it);
-	free(j->rows);
 	free(j);
 }
 
 int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_NEV], unsigned long long *dropped)
 {
 	*dropped = 0;
-	for (size_t i = 0; i < j->nwq; i++)
-		memset(j->wq[i].n, 0, sizeof(j->wq[i].n));
+	for (size_t i = 0; i < j->wqs.n; i++)
+		memset(j->wqs.wq[i].n, 0, sizeof(j->wqs.wq[i].n));
 	/* queue_work first: a work queued in this read belongs to its workqueue for the others */
 	for (int ev = 0; ev < WQ_KJ_NEV; ev++) {
 		for (size_t k = 0; k < sec[ev]->n; k++) {
@@ -132,7 +129,7 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 				continue;
 			it = tab_get(&j->items, work);
 			/* queue_work's lines are per (work, workqueue): each pair has counts of its own */
-			if (it && ev == WQ_KJ_QUEUE && (w = wq_index(j, e->key[1])) >= 0)
+			if (it && ev == WQ_KJ_QUEUE && (w = wq_kjoin_wqs_index(&j->wqs, e->key[1])) >= 0)
 				pair = tab_get(&j->pairs, mix(work) ^ ((uint64_t)w + 1) * 0x9e3779b97f4a7c15ULL);
 			if (!it || (ev == WQ_KJ_QUEUE && !pair))
 				return -ENOMEM;
@@ -141,8 +138,8 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 			*seen = e->hitcount;
 			if (ev == WQ_KJ_QUEUE) {
 				/* exact per workqueue; the work now belongs to the workqueue it was queued on */
-				j->wq[w].n[ev] += d;
-				j->wq[w].t[ev] += d;
+				j->wqs.wq[w].n[ev] += d;
+				j->wqs.wq[w].t[ev] += d;
 				if (d) {
 					it->wq = w;
 					it->pending += (int)d;
@@ -151,8 +148,8 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 			}
 			if (it->wq < 0)
 				continue; /* never queued while we counted */
-			j->wq[it->wq].n[ev] += d;
-			j->wq[it->wq].t[ev] += d;
+			j->wqs.wq[it->wq].n[ev] += d;
+			j->wqs.wq[it->wq].t[ev] += d;
 			if (ev == WQ_KJ_ACTIVATE)
 				it->pending -= (int)d;
 			else if (ev == WQ_KJ_START)
@@ -164,8 +161,8 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 		j->dropped[ev] = sec[ev]->dropped;
 	}
 	/* pending and in flight now */
-	for (size_t i = 0; i < j->nwq; i++)
-		j->wq[i].pending = j->wq[i].inflight = 0;
+	for (size_t i = 0; i < j->wqs.n; i++)
+		j->wqs.wq[i].pending = j->wqs.wq[i].inflight = 0;
 	for (size_t i = 0; i < j->items.cap; i++) {
 		struct item *it = &j->items.it[i];
 
@@ -174,8 +171,8 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 		it->pending = it->pending < 0 ? 0 : it->pending > 1 ? 1 : it->pending;
 		it->running = it->running < 0 ? 0 : it->running > 1 ? 1 : it->running;
 		if (it->wq >= 0) {
-			j->wq[it->wq].pending += it->pending;
-			j->wq[it->wq].inflight += it->running;
+			j->wqs.wq[it->wq].pending += it->pending;
+			j->wqs.wq[it->wq].inflight += it->running;
 		}
 	}
 	return 0;
@@ -186,45 +183,42 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct wq_mon_row *)a)->name, ((const struct wq_mon_row *)b)->name);
 }
 
-void wq_kjoin_sort_rows(struct wq_mon_row *rows, size_t n)
+int wq_kjoin_wqs_rows(struct wq_kjoin_wqs *s, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
 {
-	qsort(rows, n, sizeof(*rows), cmp_row);
-}
-
-bool wq_kjoin_fill_row(struct wq_mon_row *r, const char *name, const unsigned long long c[WQ_KJ_NEV], long pending,
-		       long inflight, double seconds)
-{
-	if (!c[WQ_KJ_QUEUE] && !c[WQ_KJ_ACTIVATE] && !c[WQ_KJ_START] && !c[WQ_KJ_END] && !pending && !inflight)
-		return false;
-	memset(r, 0, sizeof(*r));
-	r->name = name;
-	r->queued = c[WQ_KJ_QUEUE];
-	r->started = c[WQ_KJ_START];
-	r->done = c[WQ_KJ_END];
-	r->queued_ps = seconds > 0 ? (double)c[WQ_KJ_QUEUE] / seconds : 0;
-	r->started_ps = seconds > 0 ? (double)c[WQ_KJ_START] / seconds : 0;
-	r->pending = pending;
-	r->inflight = inflight;
-	r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
-	return true;
-}
-
-int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
-{
-	struct wq_mon_row *nv = realloc(j->rows, (j->nwq ? j->nwq : 1) * sizeof(*nv));
+	struct wq_mon_row *nv = realloc(s->rows, (s->n ? s->n : 1) * sizeof(*nv));
 	size_t m = 0;
 
 	if (!nv)
 		return -ENOMEM;
-	j->rows = nv;
-	for (size_t i = 0; i < j->nwq; i++) {
-		const struct kwq *w = &j->wq[i];
+	s->rows = nv;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wq_kjoin_wq *w = &s->wq[i];
+		const unsigned long long *c = whole ? w->t : w->n;
+		struct wq_mon_row *r;
 
-		if (wq_kjoin_fill_row(&nv[m], w->name, whole ? w->t : w->n, w->pending, w->inflight, seconds))
-			m++;
+		if (!c[WQ_KJ_QUEUE] && !c[WQ_KJ_ACTIVATE] && !c[WQ_KJ_START] && !c[WQ_KJ_END] && !w->pending &&
+		    !w->inflight)
+			continue;
+		r = &nv[m++];
+		memset(r, 0, sizeof(*r));
+		r->name = w->name;
+		r->queued = c[WQ_KJ_QUEUE];
+		r->started = c[WQ_KJ_START];
+		r->done = c[WQ_KJ_END];
+		r->queued_ps = seconds > 0 ? (double)c[WQ_KJ_QUEUE] / seconds : 0;
+		r->started_ps = seconds > 0 ? (double)c[WQ_KJ_START] / seconds : 0;
+		r->pending = w->pending;
+		r->inflight = w->inflight;
+		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+		r->shared = whole ? w->tshared : w->shared;
 	}
-	wq_kjoin_sort_rows(nv, m);
+	qsort(nv, m, sizeof(*nv), cmp_row);
 	*out = nv;
 	*n = m;
 	return 0;
+}
+
+int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
+{
+	return wq_kjoin_wqs_rows(&j->wqs, whole, seconds, out, n);
 }

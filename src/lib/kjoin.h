@@ -35,14 +35,30 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
  * measured), throttled 0. 0 or -ENOMEM.
  */
 int wq_kjoin_rows(struct wq_kjoin *j, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);
+/* One workqueue's counts as both joins (this one and lib/fnjoin) keep them. */
+struct wq_kjoin_wq {
+	char *name;
+	unsigned long long n[WQ_KJ_NEV]; /* the last feed */
+	unsigned long long t[WQ_KJ_NEV]; /* every feed */
+	long pending, inflight; /* as of the last feed */
+	bool shared, tshared; /* lib/fnjoin: held a share of a function's counts in the last feed, in any */
+};
+
+/* The workqueues seen, by name, and the rows made of them. */
+struct wq_kjoin_wqs {
+	struct wq_kjoin_wq *wq;
+	size_t n;
+	struct wq_mon_row *rows;
+};
+
+/* name's index, added (zeroed) when new; -ENOMEM. */
+int wq_kjoin_wqs_index(struct wq_kjoin_wqs *s, const char *name);
 /*
- * One workqueue's row from its counts c (indexed by enum wq_kjoin_ev), as
- * both joins (this one and lib/fnjoin) give them; false when it has none
- * and nothing pending or in flight (no row).
+ * Rows (sorted by name, valid until the next call) of those with counts,
+ * of the last feed or with whole of every one, or items pending or in
+ * flight; rates over seconds; wait and run times -1. 0 or -ENOMEM.
  */
-bool wq_kjoin_fill_row(struct wq_mon_row *r, const char *name, const unsigned long long c[WQ_KJ_NEV], long pending,
-		       long inflight, double seconds);
-/* Rows sorted by name. */
-void wq_kjoin_sort_rows(struct wq_mon_row *rows, size_t n);
+int wq_kjoin_wqs_rows(struct wq_kjoin_wqs *s, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);
+void wq_kjoin_wqs_clear(struct wq_kjoin_wqs *s);
 
 #endif
