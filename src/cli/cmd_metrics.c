@@ -19,6 +19,7 @@
 #include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
+#include "../lib/khist.h"
 #include "../lib/sampler.h"
 #include "../lib/topo.h"
 #include "../lib/trace.h"
@@ -304,7 +305,10 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	r = wq_sampler_open(cli->ctx, WQ_SAMPLER_STREAM, WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
+	/* counted and timed by the kernel where it can (monitor's auto), else streamed */
+	r = wq_sampler_open(
+	    cli->ctx, cli->ctx && wq_khist_times_available(cli->ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM,
+	    WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "metrics: --sample: %s", why);
 		return EXIT_FAIL;
@@ -330,11 +334,14 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 	for (size_t i = 0; i < w.n; i++)
 		sample(f, "wqctl_sample_started_per_second", (const char *[]){"workqueue", w.rows[i].name, NULL},
 		       w.rows[i].started_ps);
-	family(f, "wqctl_sample_throttled", "gauge",
-	       "Work items max_active held back in the window (activated after they were queued).");
-	for (size_t i = 0; i < w.n; i++)
-		sample(f, "wqctl_sample_throttled", (const char *[]){"workqueue", w.rows[i].name, NULL},
-		       (double)w.rows[i].throttled);
+	/* the kernel's hists cannot tell a held-back item from the others */
+	if (!w.kernel) {
+		family(f, "wqctl_sample_throttled", "gauge",
+		       "Work items max_active held back in the window (activated after they were queued).");
+		for (size_t i = 0; i < w.n; i++)
+			sample(f, "wqctl_sample_throttled", (const char *[]){"workqueue", w.rows[i].name, NULL},
+			       (double)w.rows[i].throttled);
+	}
 	family(f, "wqctl_sample_wait_seconds", "summary", "Time from queue_work to execute_start in the window.");
 	for (size_t i = 0; i < w.n; i++)
 		summary(f, "wqctl_sample_wait_seconds", w.rows[i].name, w.rows[i].wait_p50, w.rows[i].wait_p99,

@@ -329,7 +329,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
 	long count = -1;
 	enum wq_sampler_backend backend = WQ_SAMPLER_STREAM;
-	bool chosen = false, needs_stream;
+	bool chosen = false, needs_times, throttled;
 	char why[300];
 	int rc, r;
 
@@ -342,14 +342,24 @@ static int run(struct cli *cli, int argc, char **argv)
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
 	if (rc)
 		return rc;
-	/* wait and run times and the held-back count are measured by streaming only */
-	needs_stream = out_has(&o, COL_WAIT_P50) || out_has(&o, COL_WAIT_P99) || out_has(&o, COL_RUN_P50) ||
-		       out_has(&o, COL_RUN_P99) || out_has(&o, COL_THROTTLED);
+	/*
+	 * The held-back count is measured by streaming only; wait and run
+	 * times also in the kernel where it keys by function and has
+	 * synthetic events (wq_khist_times_available).
+	 */
+	needs_times = out_has(&o, COL_WAIT_P50) || out_has(&o, COL_WAIT_P99) || out_has(&o, COL_RUN_P50) ||
+		      out_has(&o, COL_RUN_P99);
+	throttled = out_has(&o, COL_THROTTLED);
 	out_free(&o);
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	if (!chosen)
-		backend = !needs_stream && wq_khist_available(cli->ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
+		backend = throttled || !wq_khist_available(cli->ctx) ? WQ_SAMPLER_STREAM
+			  : !needs_times			     ? WQ_SAMPLER_KERNEL
+			  : wq_khist_times_available(cli->ctx)	     ? WQ_SAMPLER_KERNEL_TIMES
+								     : WQ_SAMPLER_STREAM;
+	else if (backend == WQ_SAMPLER_KERNEL && needs_times && wq_khist_times_available(cli->ctx))
+		backend = WQ_SAMPLER_KERNEL_TIMES;
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -399,9 +409,9 @@ const struct cmd cmd_monitor = {
     .options = "  -i, --interval SECONDS  length of one interval (default 1, from 0.1 to 3600)\n"
 	       "  -c, --count N           stop after N intervals (default: until interrupted)\n"
 	       "  -b, --buffer-size KIB   trace buffer per CPU (default 4096); more when events are lost\n"
-	       "      --backend WHICH     kernel: counts kept by the kernel's hist triggers, exact at any\n"
-	       "                          rate, no wait/run times or THROTTLED; stream: every event read\n"
-	       "                          here; auto (default): kernel where it has them and the columns\n"
-	       "                          need nothing else\n"
+	       "      --backend WHICH     kernel: counts kept by the kernel's hist triggers at any rate,\n"
+	       "                          wait/run times too on 6.10+ with synthetic events (log2\n"
+	       "                          buckets), no THROTTLED; stream: every event read here;\n"
+	       "                          auto (default): kernel where it can give every column asked\n"
 	       "  (-J prints one JSON object per line and interval, and a last one with \"summary\": true)\n",
 };

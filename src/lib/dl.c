@@ -104,12 +104,15 @@ static bool load_trace(struct wq_libtrace *l)
 	SYM(f, *l, tracefs_instance_destroy);
 	SYM(f, *l, tracefs_instance_free);
 	SYM(f, *l, tracefs_instance_set_buffer_size);
+	SYM(f, *l, tracefs_instance_file_write);
 	SYM(f, *l, tracefs_event_enable);
 	SYM(f, *l, tracefs_event_disable);
 	SYM(f, *l, tracefs_trace_on);
 	SYM(f, *l, tracefs_iterate_raw_events);
 	SYM(f, *l, tracefs_event_file_read);
 	SYM(f, *l, tracefs_event_file_append);
+	SYM(f, *l, tracefs_instance_file_read);
+	SYM(f, *l, tracefs_instance_file_append);
 	SYM(e, *l, tep_alloc);
 	SYM(e, *l, tep_parse_header_page);
 	SYM(e, *l, tep_parse_event);

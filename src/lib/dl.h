@@ -70,12 +70,16 @@ struct wq_libtrace {
 	WQ_FN(tracefs_instance_destroy);
 	WQ_FN(tracefs_instance_free);
 	WQ_FN(tracefs_instance_set_buffer_size);
+	WQ_FN(tracefs_instance_file_write);
 	WQ_FN(tracefs_event_enable);
 	WQ_FN(tracefs_event_disable);
 	WQ_FN(tracefs_trace_on);
 	WQ_FN(tracefs_iterate_raw_events);
 	WQ_FN(tracefs_event_file_read);
 	WQ_FN(tracefs_event_file_append);
+	/* synthetic_events (lib/klat) */
+	WQ_FN(tracefs_instance_file_read);
+	WQ_FN(tracefs_instance_file_append);
 	WQ_FN(tep_alloc);
 	WQ_FN(tep_parse_header_page);
 	WQ_FN(tep_parse_event);

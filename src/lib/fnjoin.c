@@ -11,6 +11,9 @@
 #include "macro.h"
 
 enum { QUEUE = WQ_KJ_QUEUE, ACTIVATE = WQ_KJ_ACTIVATE, START = WQ_KJ_START, END = WQ_KJ_END, NEV = WQ_KJ_NEV };
+/* Wait and run times: lib/kjoin's log2 buckets of microseconds. */
+enum { WAIT = WQ_KJ_WAIT, RUN = WQ_KJ_RUN, NLAT = WQ_KJ_NLAT, NBUCKET = WQ_KJ_NBUCKET };
+enum { WRAPPED = 44 /* 2^44 us: 203 days */ };
 
 /* What one function queued on one workqueue. */
 struct fnwq {
@@ -34,6 +37,9 @@ struct fn {
 	 */
 	long long qa, se, qa_low, se_low;
 	size_t told; /* its workqueues when it was last told shared */
+	unsigned long long lseen[NLAT][NBUCKET]; /* wait and run counts per bucket as last read */
+	unsigned long long ld[NLAT][NBUCKET]; /* in the last feed */
+	unsigned long long sseen[NLAT][NBUCKET], sd[NLAT][NBUCKET]; /* their sums (us), the same way */
 };
 
 struct wq_fnjoin {
@@ -139,32 +145,42 @@ static void share(unsigned long long total, const unsigned long long *w, size_t 
 	}
 }
 
+/* What a function's counts are shared by (malloc'ed): the last feed's queueing, or the run's when it queued none. */
+static unsigned long long *weights(const struct fn *f)
+{
+	unsigned long long *w = calloc(f->nq ? f->nq : 1, sizeof(*w)), sum = 0;
+
+	if (!w)
+		return NULL;
+	for (size_t i = 0; i < f->nq; i++)
+		sum += f->q[i].d;
+	for (size_t i = 0; i < f->nq; i++)
+		w[i] = sum ? f->q[i].d : f->q[i].total;
+	return w;
+}
+
 /* One function's counts of the last feed given to its workqueues. */
 static int attribute(struct wq_fnjoin *j, struct fn *f)
 {
 	unsigned long long what[5] = {f->d[ACTIVATE], f->d[START], f->d[END], (unsigned long long)(f->qa - f->qa_low),
 				      (unsigned long long)(f->se - f->se_low)};
-	unsigned long long *w, *part, wsum = 0;
+	unsigned long long *w, *part;
 
 	for (size_t i = 0; i < f->nq; i++) {
 		struct wq_kjoin_wq *q = &j->wqs.wq[f->q[i].wq];
 
 		q->n[QUEUE] += f->q[i].d;
 		q->t[QUEUE] += f->q[i].d;
-		wsum += f->q[i].d;
 	}
 	if (f->nq == 0)
 		return 0; /* never queued while we counted */
-	w = calloc(f->nq, sizeof(*w));
+	w = weights(f);
 	part = calloc(f->nq, sizeof(*part));
 	if (!w || !part) {
 		free(w);
 		free(part);
 		return -ENOMEM;
 	}
-	/* the interval's queueing, or the run's when it queued none */
-	for (size_t i = 0; i < f->nq; i++)
-		w[i] = wsum ? f->q[i].d : f->q[i].total;
 	for (int k = 0; k < 5; k++) {
 		share(what[k], w, f->nq, part);
 		for (size_t i = 0; i < f->nq; i++) {
@@ -239,6 +255,81 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 		if (attribute(j, f) < 0)
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run)
+{
+	const struct wq_hist_sec *sec[NLAT] = {wait, run};
+
+	for (size_t i = 0; i < j->wqs.n; i++) {
+		memset(j->wqs.wq[i].lb, 0, sizeof(j->wqs.wq[i].lb));
+		memset(j->wqs.wq[i].sb, 0, sizeof(j->wqs.wq[i].sb));
+	}
+	for (size_t i = 0; i < j->nfn; i++) {
+		memset(j->fn[i].ld, 0, sizeof(j->fn[i].ld));
+		memset(j->fn[i].sd, 0, sizeof(j->fn[i].sd));
+	}
+	for (int l = 0; l < NLAT; l++)
+		for (size_t k = 0; k < sec[l]->n; k++) {
+			const struct wq_hist_entry *e = &sec[l]->ent[k];
+			long fi = fn_index(j, e->key[0]);
+			int b = e->key[1] ? wq_hist_log2(e->key[1]) : -1;
+			struct fn *f;
+
+			if (fi < 0)
+				return (int)fi;
+			if (b < 0)
+				return -EBADMSG;
+			/*
+			 * A time below 0 (a variable from another queueing; seen on
+			 * 6.12) wraps around as a u64: the kernel files it under
+			 * 2^0 or a bucket past 2^43 us with a sum to match. Not a time.
+			 */
+			if (b >= WRAPPED || (e->hitcount && e->val / e->hitcount >= 1ULL << WRAPPED))
+				continue;
+			f = &j->fn[fi];
+			f->ld[l][b] += e->hitcount >= f->lseen[l][b] ? e->hitcount - f->lseen[l][b] : 0;
+			f->lseen[l][b] = e->hitcount;
+			f->sd[l][b] += e->val >= f->sseen[l][b] ? e->val - f->sseen[l][b] : 0;
+			f->sseen[l][b] = e->val;
+		}
+	for (size_t i = 0; i < j->nfn; i++) {
+		struct fn *f = &j->fn[i];
+		unsigned long long *w, *part;
+
+		if (f->nq == 0)
+			continue; /* never queued while we counted */
+		w = weights(f);
+		part = calloc(f->nq, sizeof(*part));
+		if (!w || !part) {
+			free(w);
+			free(part);
+			return -ENOMEM;
+		}
+		for (int l = 0; l < NLAT; l++)
+			for (int b = 0; b < NBUCKET; b++) {
+				if (!f->ld[l][b])
+					continue;
+				share(f->ld[l][b], w, f->nq, part);
+				for (size_t q = 0; q < f->nq; q++) {
+					struct wq_kjoin_wq *kw = &j->wqs.wq[f->q[q].wq];
+
+					kw->lb[l][b] += part[q];
+					kw->lt[l][b] += part[q];
+					if (f->nq > 1)
+						kw->shared = kw->tshared = true;
+				}
+				share(f->sd[l][b], w, f->nq, part);
+				for (size_t q = 0; q < f->nq; q++) {
+					j->wqs.wq[f->q[q].wq].sb[l] += part[q];
+					j->wqs.wq[f->q[q].wq].st[l] += part[q];
+				}
+			}
+		free(w);
+		free(part);
+	}
+	j->wqs.lat = true;
 	return 0;
 }
 

@@ -34,7 +34,15 @@ void wq_fnjoin_free(struct wq_fnjoin *j);
  */
 int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_NEV], unsigned long long *dropped);
 /*
- * Rows as wq_kjoin_rows() gives them; shared is set on those holding a
+ * Take the same read's wait and run times: sections keyed by fn.sym and
+ * the time's log2 in microseconds (lib/klat), shared out as the counts
+ * are. After wq_fnjoin_feed(). 0, -ENOMEM or -EBADMSG.
+ */
+int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run);
+/*
+ * Rows as wq_kjoin_rows() gives them, with wait and run percentiles once
+ * times were fed: the nearest-rank percentile's bucket, given as its top
+ * (2^K microseconds; the true value is above half of it); shared is set on those holding a
  * share of some function's counts in the last feed (whole: in any).
  */
 int wq_fnjoin_rows(struct wq_fnjoin *j, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);

@@ -56,6 +56,13 @@ static int entry(const struct wq_hist_sec *sec, char *line, struct wq_hist_entry
 	e->hitcount = strtoull(q, &end, 10);
 	if (errno || end == q)
 		return -1;
+	/* "  NAME: SUM" after it when the trigger has vals beyond hitcount */
+	q = end + strspn(end, " ");
+	if (*q && (q = strstr(q, ": "))) {
+		e->val = strtoull(q + 2, &end, 10);
+		if (errno || end == q + 2)
+			return -1;
+	}
 	for (size_t i = 0; i < sec->nkeys; i++) {
 		size_t len = strlen(sec->name[i]);
 		char *stop;

@@ -17,6 +17,7 @@
 struct wq_hist_entry {
 	const char *key[WQ_HIST_KEYS]; /* each value as printed, its padding cut */
 	unsigned long long hitcount;
+	unsigned long long val; /* the first value after hitcount ("vals=hitcount,X": X's sum), 0 if none */
 };
 
 struct wq_hist_sec {

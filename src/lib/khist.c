@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "fnjoin.h"
 #include "kjoin.h"
+#include "klat.h"
 #include "macro.h"
 #include "root.h"
 #include "trace.h"
@@ -58,6 +59,7 @@ struct wq_khist {
 	enum key_kind kind;
 	struct wq_kjoin *join; /* BY_WORK */
 	struct wq_fnjoin *fnjoin; /* BY_FUNCTION */
+	struct wq_klat *klat; /* wait and run times (BY_FUNCTION only) */
 };
 
 bool wq_khist_available(struct wq_ctx *ctx)
@@ -66,7 +68,7 @@ bool wq_khist_available(struct wq_ctx *ctx)
 	const struct wq_libtrace *L;
 	const char *dir;
 
-	if (!wq_root_is_live(ctx->root) || !(L = wq_libtrace()) || !(dir = L->tracefs_tracing_dir()))
+	if (!wq_root_is_live(ctx->root) || !(L = wq_libtrace()) || !(dir = wq_trace_mount(L)))
 		return false;
 	if (asprintf(&p, "%s/events/workqueue/workqueue_queue_work/hist", dir) < 0)
 		return false;
@@ -82,8 +84,9 @@ const char *wq_khist_instance(const struct wq_khist *k)
  * Remove the triggers of an instance (ours, or a killed run's, of either
  * kind) so that it can go; one that was never set fails alone, harmlessly.
  */
-static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst)
+static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid)
 {
+	(void)pid; /* the triggers do not name it */
 	/* the reverse of set-up order */
 	for (int kind = 0; kind < NKIND; kind++)
 		for (int i = NEV - 1; i >= 0; i--) {
@@ -102,7 +105,14 @@ static bool activate_has_function(const struct wq_libtrace *L)
 	return fmt && strstr(fmt, " function;");
 }
 
-int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz)
+bool wq_khist_times_available(struct wq_ctx *ctx)
+{
+	const struct wq_libtrace *L = wq_libtrace();
+
+	return L && wq_khist_available(ctx) && activate_has_function(L) && wq_klat_available(ctx);
+}
+
+int wq_khist_open(struct wq_ctx *ctx, bool times, struct wq_khist **out, char *why, size_t whysz)
 {
 	const struct wq_libtrace *L;
 	struct wq_khist *k;
@@ -131,6 +141,8 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 		return -ENOMEM;
 	}
 	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset, "the hist triggers");
+	if (!times || k->kind != BY_FUNCTION)
+		wq_klat_remove_stale(ctx); /* wq_klat_open() does it otherwise */
 	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());
 	k->inst = k->L->tracefs_instance_create(k->name);
 	if (!k->inst) {
@@ -139,6 +151,11 @@ int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t w
 		snprintf(why, whysz, "%s/instances/%s: cannot create: %s", dir, k->name, wq_strerror(e));
 		wq_khist_close(k);
 		return -e;
+	}
+	/* the times first: the count triggers set last say that all is ready */
+	if (times && k->kind == BY_FUNCTION && (r = wq_klat_open(ctx, &k->klat, why, whysz)) < 0) {
+		wq_khist_close(k);
+		return r;
 	}
 	for (int i = 0; i < NEV; i++) {
 		if (k->L->tracefs_event_file_append(k->inst, "workqueue", event_names[i], "trigger",
@@ -185,6 +202,20 @@ static int read_hist(struct wq_khist *k, int ev, struct wq_hist *h, const struct
 	return 0;
 }
 
+/* The wait and run times of the same read, into the join. */
+static int read_times(struct wq_khist *k, char *why, size_t whysz)
+{
+	struct wq_hist wait = {0}, run = {0};
+	const struct wq_hist_sec *ws, *rs;
+	int r = wq_klat_read(k->klat, &wait, &run, &ws, &rs, why, whysz);
+
+	if (r == 0 && (r = wq_fnjoin_feed_lat(k->fnjoin, ws, rs)) == -EBADMSG)
+		snprintf(why, whysz, "instances: a wait or run time key not as \"[ADDR] SYMBOL\" and \"~ 2^K\"");
+	wq_hist_clear(&wait);
+	wq_hist_clear(&run);
+	return r;
+}
+
 int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **out, size_t *n,
 		  unsigned long long *dropped, char *why, size_t whysz)
 {
@@ -192,6 +223,8 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 	const struct wq_hist_sec *sec[NEV];
 	int r = 0;
 
+	if (whysz)
+		why[0] = '\0';
 	/*
 	 * The lifecycle backwards: an item's end is read after its start was
 	 * (start read later holds it), its start after its queueing.
@@ -200,13 +233,15 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 		r = read_hist(k, i, &h[i], &sec[i], why, whysz);
 	if (r == 0) {
 		r = k->fnjoin ? wq_fnjoin_feed(k->fnjoin, sec, dropped) : wq_kjoin_feed(k->join, sec, dropped);
+		if (r == 0 && k->klat)
+			r = read_times(k, why, whysz);
 		if (r == 0)
 			r = k->fnjoin ? wq_fnjoin_rows(k->fnjoin, false, seconds, out, n)
 				      : wq_kjoin_rows(k->join, false, seconds, out, n);
-		if (r == -EBADMSG)
+		if (r == -EBADMSG && !*why)
 			snprintf(why, whysz, "instances/%s/events/workqueue: a function key not as \"[ADDR] SYMBOL\"",
 				 k->name);
-		else if (r < 0)
+		else if (r < 0 && !*why)
 			snprintf(why, whysz, "%s", wq_strerror(-r));
 	}
 	for (int i = 0; i < NEV; i++)
@@ -235,10 +270,11 @@ void wq_khist_close(struct wq_khist *k)
 	if (!k)
 		return;
 	if (k->inst) {
-		unset(k->L, k->inst);
+		unset(k->L, k->inst, 0);
 		k->L->tracefs_instance_destroy(k->inst);
 		k->L->tracefs_instance_free(k->inst);
 	}
+	wq_klat_close(k->klat);
 	wq_kjoin_free(k->join);
 	wq_fnjoin_free(k->fnjoin);
 	free(k);

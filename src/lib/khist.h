@@ -30,11 +30,14 @@ struct wq_khist;
 
 /* Whether the live kernel has hist triggers (a hist file beside queue_work's trigger). */
 bool wq_khist_available(struct wq_ctx *ctx);
+/* Whether it can also keep wait and run times (lib/klat): keyed by function (6.10+), with synthetic events. */
+bool wq_khist_times_available(struct wq_ctx *ctx);
 /*
  * Create the instance and set the triggers (removing those a killed run
- * left). 0, or -errno with why.
+ * left); times: also wait and run times where wq_khist_times_available().
+ * 0, or -errno with why.
  */
-int wq_khist_open(struct wq_ctx *ctx, struct wq_khist **out, char *why, size_t whysz);
+int wq_khist_open(struct wq_ctx *ctx, bool times, struct wq_khist **out, char *why, size_t whysz);
 /*
  * Read the hists: rows for every workqueue with counts since the last read
  * or items pending or in flight now (sorted by name; valid until the next

@@ -183,6 +183,28 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(((const struct wq_mon_row *)a)->name, ((const struct wq_mon_row *)b)->name);
 }
 
+/* The nearest-rank p-th percentile of log2 buckets of microseconds, as its bucket's top in ns; -1 for none. */
+static int64_t bucket_quantile(const unsigned long long *b, double p)
+{
+	unsigned long long n = 0, rank, cum = 0;
+
+	for (int k = 0; k < WQ_KJ_NBUCKET; k++)
+		n += b[k];
+	if (!n)
+		return -1;
+	rank = (unsigned long long)((double)n * p / 100.0);
+	if ((double)rank < (double)n * p / 100.0)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	for (int k = 0; k < WQ_KJ_NBUCKET; k++) {
+		cum += b[k];
+		if (cum >= rank)
+			return k >= 43 ? INT64_MAX : (int64_t)(1ULL << k) * 1000;
+	}
+	return -1;
+}
+
 int wq_kjoin_wqs_rows(struct wq_kjoin_wqs *s, bool whole, double seconds, const struct wq_mon_row **out, size_t *n)
 {
 	struct wq_mon_row *nv = realloc(s->rows, (s->n ? s->n : 1) * sizeof(*nv));
@@ -211,6 +233,20 @@ int wq_kjoin_wqs_rows(struct wq_kjoin_wqs *s, bool whole, double seconds, const 
 		r->inflight = w->inflight;
 		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
 		r->shared = whole ? w->tshared : w->shared;
+		if (s->lat) {
+			const unsigned long long(*lb)[WQ_KJ_NBUCKET] = whole ? w->lt : w->lb;
+
+			r->wait_p50 = bucket_quantile(lb[WQ_KJ_WAIT], 50);
+			r->wait_p99 = bucket_quantile(lb[WQ_KJ_WAIT], 99);
+			r->run_p50 = bucket_quantile(lb[WQ_KJ_RUN], 50);
+			r->run_p99 = bucket_quantile(lb[WQ_KJ_RUN], 99);
+			for (int k = 0; k < WQ_KJ_NBUCKET; k++) {
+				r->wait_count += lb[WQ_KJ_WAIT][k];
+				r->run_count += lb[WQ_KJ_RUN][k];
+			}
+			r->wait_sum = 1e3 * (double)(whole ? w->st : w->sb)[WQ_KJ_WAIT];
+			r->run_sum = 1e3 * (double)(whole ? w->st : w->sb)[WQ_KJ_RUN];
+		}
 	}
 	qsort(nv, m, sizeof(*nv), cmp_row);
 	*out = nv;

@@ -17,6 +17,8 @@
 #include "monitor.h"
 
 enum wq_kjoin_ev { WQ_KJ_QUEUE, WQ_KJ_ACTIVATE, WQ_KJ_START, WQ_KJ_END, WQ_KJ_NEV };
+/* Wait and run times (lib/fnjoin): log2 buckets of microseconds, K holding 2^(K-1) < v <= 2^K. */
+enum { WQ_KJ_WAIT, WQ_KJ_RUN, WQ_KJ_NLAT, WQ_KJ_NBUCKET = 64 };
 
 struct wq_kjoin;
 
@@ -42,6 +44,9 @@ struct wq_kjoin_wq {
 	unsigned long long t[WQ_KJ_NEV]; /* every feed */
 	long pending, inflight; /* as of the last feed */
 	bool shared, tshared; /* lib/fnjoin: held a share of a function's counts in the last feed, in any */
+	/* lib/fnjoin: wait and run times per bucket, the last feed's and every one's, and their sums (us) */
+	unsigned long long lb[WQ_KJ_NLAT][WQ_KJ_NBUCKET], lt[WQ_KJ_NLAT][WQ_KJ_NBUCKET];
+	unsigned long long sb[WQ_KJ_NLAT], st[WQ_KJ_NLAT];
 };
 
 /* The workqueues seen, by name, and the rows made of them. */
@@ -49,6 +54,7 @@ struct wq_kjoin_wqs {
 	struct wq_kjoin_wq *wq;
 	size_t n;
 	struct wq_mon_row *rows;
+	bool lat; /* times were fed: rows carry them */
 };
 
 /* name's index, added (zeroed) when new; -ENOMEM. */
@@ -56,7 +62,8 @@ int wq_kjoin_wqs_index(struct wq_kjoin_wqs *s, const char *name);
 /*
  * Rows (sorted by name, valid until the next call) of those with counts,
  * of the last feed or with whole of every one, or items pending or in
- * flight; rates over seconds; wait and run times -1. 0 or -ENOMEM.
+ * flight; rates over seconds; wait and run times from the buckets when
+ * lat is set (percentiles as their bucket's top), else -1. 0 or -ENOMEM.
  */
 int wq_kjoin_wqs_rows(struct wq_kjoin_wqs *s, bool whole, double seconds, const struct wq_mon_row **rows, size_t *n);
 void wq_kjoin_wqs_clear(struct wq_kjoin_wqs *s);

@@ -82,8 +82,8 @@ int wq_sampler_open(struct wq_ctx *ctx, enum wq_sampler_backend backend, unsigne
 	s->pats = pats;
 	s->npats = npats;
 	s->interval = interval;
-	if (backend == WQ_SAMPLER_KERNEL)
-		r = wq_khist_open(ctx, &s->khist, why, whysz);
+	if (backend != WQ_SAMPLER_STREAM)
+		r = wq_khist_open(ctx, backend == WQ_SAMPLER_KERNEL_TIMES, &s->khist, why, whysz);
 	else
 		r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
 	if (r < 0) {

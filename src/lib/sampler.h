@@ -24,13 +24,15 @@ struct wq_sample {
 	double seconds; /* its length as measured */
 	unsigned long long lost; /* events the trace buffer dropped */
 	long intervals; /* summary: how many intervals it covers */
-	bool kernel; /* counted by the kernel's hists: no wait or run times, no throttled count */
+	bool
+	    kernel; /* counted by the kernel's hists: no throttled count (nor wait or run times but with KERNEL_TIMES) */
 };
 
 /* Where the counts come from. */
 enum wq_sampler_backend {
 	WQ_SAMPLER_STREAM, /* every event through the trace buffer (all figures) */
 	WQ_SAMPLER_KERNEL, /* hist triggers (lib/khist: counts only, exact at any rate) */
+	WQ_SAMPLER_KERNEL_TIMES, /* the same with wait and run times (lib/klat), where the kernel can */
 };
 
 /* A workqueue's settings as sysfs has them (looked up once per run). */

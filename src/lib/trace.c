@@ -56,7 +56,8 @@ struct wq_trace {
 #define REORDER_NS 50000000ULL
 
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
-			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst), const char *what)
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid),
+			   const char *what)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_closedir_ DIR *d = NULL;
@@ -81,11 +82,25 @@ void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, cons
 		if (!inst)
 			continue;
 		if (before)
-			before(L, inst);
+			before(L, inst, pid);
 		if (L->tracefs_instance_destroy(inst) == 0)
 			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed %s of a monitor that is gone", path, de->d_name, what);
 		L->tracefs_instance_free(inst);
 	}
+}
+
+const char *wq_trace_mount(const struct wq_libtrace *L)
+{
+	/*
+	 * Asked once: libtracefs 1.6.4 drops its first answer without freeing
+	 * it when asked again where the directory cannot be searched (not
+	 * root; ASan shows the strdup).
+	 */
+	static const char *dir;
+
+	if (!dir)
+		dir = L->tracefs_tracing_dir();
+	return dir;
 }
 
 const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *err, char *why, size_t whysz)
@@ -103,7 +118,7 @@ const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *
 		*err = -ENOENT;
 		return NULL;
 	}
-	dir = (*L)->tracefs_tracing_dir();
+	dir = wq_trace_mount(*L);
 	if (!dir || access(dir, F_OK) < 0) {
 		snprintf(why, whysz, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 		*err = -ENOENT;
@@ -218,6 +233,19 @@ int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **
 
 		snprintf(why, whysz, "instances/%s: cannot size the buffers to %u KiB per CPU: %s", t->name, buffer_kb,
 			 wq_strerror(e));
+		wq_trace_close(t);
+		return -e;
+	}
+	/*
+	 * A wait starts on the queueing CPU and ends on the worker's: stamp
+	 * both with the clock that is ordered across CPUs, the one the
+	 * kernel's own hists use for timestamps (lib/klat), not the default
+	 * per-CPU one.
+	 */
+	if (t->L->tracefs_instance_file_write(t->inst, "trace_clock", "global") < 0) {
+		int e = errno ? errno : EIO;
+
+		snprintf(why, whysz, "instances/%s/trace_clock: cannot set 'global': %s", t->name, wq_strerror(e));
 		wq_trace_close(t);
 		return -e;
 	}

@@ -61,6 +61,8 @@ int wq_trace_load_symbols(struct wq_ctx *ctx, struct wq_trace *t, char *why, siz
 const char *wq_trace_symbol(struct wq_trace *t, uint64_t addr);
 /* The instance's name below tracefs instances/ (for messages and tests). */
 const char *wq_trace_instance(const struct wq_trace *t);
+/* tracefs' mount point as libtracefs finds it (asked once per process), or NULL. */
+const char *wq_trace_mount(const struct wq_libtrace *L);
 /*
  * tracefs on the live system, through libtracefs (*L), writable: its
  * directory, or NULL with *err (-errno) and why (a sysroot, the library
@@ -73,7 +75,7 @@ const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *
  * first; each removal is logged as "removed WHAT".
  */
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
-			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst),
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid),
 			   const char *what);
 /* Stop tracing and remove the instance. */
 void wq_trace_close(struct wq_trace *t);

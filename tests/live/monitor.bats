@@ -121,7 +121,8 @@ throttle_run() {
 	[ "$throttled" -ge 2 ]
 }
 
-@test "monitor: its own tracing instance exists while it runs and is gone after SIGINT" {
+@test "monitor: its own tracing instance exists while it runs, clocked 'global', and is gone after SIGINT" {
+	top_clock=$(grep -o '\[[a-z0-9-]*\]' "$T/trace_clock")
 	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	inst=$T/instances/wqctl-monitor-$pid
@@ -130,6 +131,10 @@ throttle_run() {
 	for e in queue_work activate_work execute_start execute_end; do
 		assert_equal "$(cat "$inst/events/workqueue/workqueue_$e/enable")" 1
 	done
+	# stamped with the clock ordered across CPUs (the file brackets the one in use)
+	run grep -o '\[[a-z0-9-]*\]' "$inst/trace_clock"
+	assert_output "[global]"
+	assert_equal "$(grep -o '\[[a-z0-9-]*\]' "$T/trace_clock")" "$top_clock"
 	kill -INT "$pid"
 	wait "$pid"
 	assert_equal "$?" 0

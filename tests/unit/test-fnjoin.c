@@ -56,7 +56,7 @@ static bool load(const char *kernel, struct wq_hist h[WQ_KJ_NEV], const struct w
 	for (int i = 0; i < WQ_KJ_NEV; i++) {
 		char rel[256], *t;
 
-		snprintf(rel, sizeof(rel), "real/hist/debian-%s/by-function/%s", kernel, files[i]);
+		snprintf(rel, sizeof(rel), "real/hist/debian-%s/%s", kernel, files[i]);
 		t = tap_fixture(rel);
 		if (!t || wq_hist_parse(t, &h[i], why, sizeof(why)) < 0 ||
 		    !(sec[i] = wq_hist_section(&h[i], keys[i]))) {
@@ -82,7 +82,7 @@ static void seven_three(void)
 	const struct wq_mon_row *rows;
 	unsigned long long dropped = 1, q = 0, d = 0;
 	size_t n = 0;
-	bool parsed = load("7.3", h, sec);
+	bool parsed = load("7.3/by-function", h, sec);
 
 	ok(parsed && wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0 && n == 9,
 	   "7.3: parsed and joined; nine workqueues have rows");
@@ -106,6 +106,117 @@ static void seven_three(void)
 	wq_fnjoin_free(j);
 }
 
+/* An entry of a wait or run time section: a function as a fixture names it, a bucket, a count, a sum. */
+static struct wq_hist_entry lat(const struct wq_hist_sec *q, const char *fn, const char *bucket, unsigned long long n,
+				unsigned long long sum)
+{
+	struct wq_hist_entry e = {.hitcount = n, .val = sum};
+
+	for (size_t i = 0; i < q->n; i++)
+		if (strstr(q->ent[i].key[0], fn))
+			e.key[0] = q->ent[i].key[0];
+	e.key[1] = bucket;
+	return e;
+}
+
+/*
+ * Wait and run times (lib/klat's two hists, keyed fn.sym and the time's
+ * log2 in us) on 6.12's counts, made in memory with its functions' keys:
+ * shared as the counts are, percentiles as their bucket's top.
+ */
+static void times(void)
+{
+	struct wq_hist h[WQ_KJ_NEV];
+	const struct wq_hist_sec *sec[WQ_KJ_NEV];
+	struct wq_fnjoin *j = wq_fnjoin_new();
+	const struct wq_mon_row *rows, *r;
+	struct wq_hist_entry we[3], re[2];
+	struct wq_hist_sec ws = {.ent = we, .n = 3}, rs = {.ent = re, .n = 2};
+	unsigned long long dropped;
+	size_t n = 0;
+
+	if (!load("6.12/by-function", h, sec) || wq_fnjoin_feed(j, sec, &dropped) < 0) {
+		ok(0, "times: 6.12's counts fed");
+		return;
+	}
+	we[0] = lat(sec[WQ_KJ_QUEUE], "flood_fn", "~ 2^3", 100, 700);
+	we[1] = lat(sec[WQ_KJ_QUEUE], "flood_fn", "~ 2^5", 2, 60);
+	we[2] = lat(sec[WQ_KJ_QUEUE], "vmstat_update", "~ 2^10", 69, 48300);
+	re[0] = lat(sec[WQ_KJ_QUEUE], "flood_fn", "~ 2^2", 102, 306);
+	re[1] = lat(sec[WQ_KJ_QUEUE], "vmstat_update", "~ 2^4", 69, 690);
+	ok(wq_fnjoin_feed_lat(j, &ws, &rs) == 0 && wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0, "times: fed");
+	/* flood_fn's 100 waits in 2^3 and 2 in 2^5, run 102 in 2^2, shared 1:1: 50 + 1 and 51 */
+	r = row(rows, n, "wqflood");
+	ok(r && r->wait_count == 51 && r->wait_p50 == 8000 && r->wait_p99 == 32000 && r->wait_sum == 380e3,
+	   "times: wqflood waits 51: p50 rank 26 in 2^3 (8 us), p99 rank 51 in 2^5 (32 us); sum 350 + 30 us");
+	ok(r && r->run_count == 51 && r->run_p50 == 4000 && r->run_p99 == 4000 && r->run_sum == 153e3,
+	   "times: wqflood runs 51 in 2^2: p50 and p99 4 us; sum 153 us");
+	r = row(rows, n, "wqflood2");
+	ok(r && r->wait_count == 51 && r->wait_p99 == 32000 && r->run_count == 51, "times: wqflood2 the other half");
+	r = row(rows, n, "mm_percpu_wq");
+	ok(r && r->wait_count == 69 && r->wait_p50 == 1024000 && r->wait_p99 == 1024000 && r->wait_sum == 48300e3 &&
+	       r->run_p50 == 16000,
+	   "times: mm_percpu_wq (vmstat_update alone): waits in 2^10 (1024 us), runs in 2^4 (16 us)");
+	r = row(rows, n, "events");
+	ok(r && r->wait_p50 == -1 && r->wait_count == 0, "times: events had none: -1");
+	/* the same counts again: no new times in this interval, but the run holds them */
+	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, &ws, &rs) == 0 &&
+	       wq_fnjoin_rows(j, true, 2.0, &rows, &n) == 0,
+	   "times: a second read of the same");
+	r = row(rows, n, "wqflood");
+	ok(r && r->wait_count == 51 && r->wait_p99 == 32000, "times: over the run, wqflood still 51 waits, p99 32 us");
+	we[2].key[1] = "2^10";
+	ok(wq_fnjoin_feed_lat(j, &ws, &rs) == -EBADMSG, "times: a bucket not as \"~ 2^K\": -EBADMSG");
+	for (int i = 0; i < WQ_KJ_NEV; i++)
+		wq_hist_clear(&h[i]);
+	wq_fnjoin_free(j);
+}
+
+/*
+ * 6.12's wait and run times and counts from the same two instances of
+ * monitor (tests/fixtures/real/hist/debian-6.12/times), flood_fn split
+ * 117771:117771 between wqflood and wqflood2, each bucket shared 1:1 (an
+ * odd one's extra to wqflood, first in queue_work's file). Worked by hand
+ * from the files' flood_fn lines; one wait line is a negative time the
+ * kernel wrapped (1 hit, sum 18446744073709539642 in 2^0): not a time.
+ */
+static void real_times(void)
+{
+	struct wq_hist h[WQ_KJ_NEV], w = {0}, r = {0};
+	const struct wq_hist_sec *sec[WQ_KJ_NEV], *ws, *rs;
+	struct wq_fnjoin *j = wq_fnjoin_new();
+	const struct wq_mon_row *rows, *row1;
+	char *tw = tap_fixture("real/hist/debian-6.12/times/wqctl_w.hist");
+	char *tr = tap_fixture("real/hist/debian-6.12/times/wqctl_r.hist");
+	unsigned long long dropped;
+	char why[200];
+	size_t n = 0;
+
+	if (!load("6.12/times", h, sec) || !tw || !tr || wq_hist_parse(tw, &w, why, sizeof(why)) < 0 ||
+	    wq_hist_parse(tr, &r, why, sizeof(why)) < 0 || !(ws = wq_hist_section(&w, "fn.sym,wait.log2")) ||
+	    !(rs = wq_hist_section(&r, "fn.sym,run.log2"))) {
+		ok(0, "6.12 times: the six files parsed");
+		return;
+	}
+	ok(ws->n > 11 && ws->ent[0].val > 0, "6.12 times: sections with sums (vals=hitcount,wait)");
+	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, ws, rs) == 0 &&
+	       wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0,
+	   "6.12 times: joined");
+	row1 = row(rows, n, "wqflood");
+	ok(row1 && row1->wait_count == 117773 && row1->wait_p50 == 32768000 && row1->wait_p99 == 65536000,
+	   "6.12 times: wqflood 117773 of the 235540 waits (the wrapped one left out): p50 rank 58887 in 2^15, p99 "
+	   "rank 116596 in 2^16");
+	ok(row1 && row1->run_count == 117775 && row1->run_p50 == 8000 && row1->run_p99 == 16000,
+	   "6.12 times: wqflood 117775 of the 235541 runs: p50 in 2^3 (8 us), p99 rank 116598 in 2^4 (16 us)");
+	row1 = row(rows, n, "wqflood2");
+	ok(row1 && row1->wait_count == 117767 && row1->run_count == 117766, "6.12 times: wqflood2 the rest");
+	for (int i = 0; i < WQ_KJ_NEV; i++)
+		wq_hist_clear(&h[i]);
+	wq_hist_clear(&w);
+	wq_hist_clear(&r);
+	wq_fnjoin_free(j);
+}
+
 int main(void)
 {
 	struct wq_hist h[WQ_KJ_NEV];
@@ -117,7 +228,7 @@ int main(void)
 	const char *fn = NULL;
 	char wqs[200];
 	size_t n = 0;
-	bool parsed = load("6.12", h, sec);
+	bool parsed = load("6.12/by-function", h, sec);
 
 	ok(parsed, "the four hist files of 6.12 parsed, each with its section keyed by function");
 	if (!parsed)
@@ -223,5 +334,7 @@ int main(void)
 	}
 	wq_fnjoin_free(j);
 	seven_three();
+	times();
+	real_times();
 	return tap_done();
 }

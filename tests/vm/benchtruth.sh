@@ -168,3 +168,40 @@ print(a.get("queued"), a.get("done"), a.get("shared"), b.get("queued"), b.get("d
 	fi
 	echo "| $krel | 100000, one function on two workqueues, kernel | - | - | - | - | - | - | $q1+$q2/$d1+$d2 of $((pq - pq2))+$pq2/$((pd - pd2))+$pd2 |" >>"$table"
 fi
+
+# the same load seen by the streaming path and by the default one at once
+# (guest.sh: both monitors over one flood): the default took wait and run
+# times from the kernel in log2 buckets, reported as the bucket's top 2^K
+# us; each streamed percentile (exact, in ns) must lie in that bucket,
+# (2^(K-1), 2^K], give or take the 1 us the kernel's timestamps are cut to;
+# counts equal the probe's on both
+qk=0
+while read -r line; do
+	rate=$(field "$line" rate) be=$(field "$line" backend)
+	probe=$(field "$line" probe)
+	pq=$(pval "$probe" queued) pd=$(pval "$probe" done)
+	qk=$((qk + 1)) # the qk-th pair of summaries
+	s1=$(sed -n 's/^@@BENCH-QUANT-STREAM //p' "$log" | sed -n "${qk}p")
+	s2=$(sed -n 's/^@@BENCH-QUANT-DEFAULT //p' "$log" | sed -n "${qk}p")
+	res=$(/usr/bin/python3 -c 'import json, sys
+s, k = (json.loads(a) for a in sys.argv[1:3])
+pq, pd = int(sys.argv[3]), int(sys.argv[4])
+def row(d):
+    r = [w for w in d["workqueues"] if w["name"] == "wqflood"]
+    return r[0] if r else {}
+a, b = row(s), row(k)
+bad, out = [], []
+for c in ("queued", "done"):
+    for name, r in (("stream", a), ("default", b)):
+        want = pq if c == "queued" else pd
+        if r.get(c) != want:
+            bad.append("%s %s %s != %d" % (name, c, r.get(c), want))
+for c in ("wait_p50", "wait_p99", "run_p50", "run_p99"):
+    v, t = a.get(c), b.get(c)
+    out.append("%s %s in %s" % (c, v, t))
+    if v is None or t is None or not (t / 2 - 1 < v <= t + 1):
+        bad.append("%s: stream %s not in (%s/2, %s] +-1 us" % (c, v, t, t))
+print(("ok " if not bad else "bad ") + "; ".join(out + bad))' "$s1" "$s2" "$pq" "$pd" 2>&1 | tail -1)
+	d="same load ($rate/s), streaming and default ($be) at once: $res"
+	if [ "${res%% *}" = ok ]; then ok "$d"; else notok "$d" "$s1" "$s2"; fi
+done < <(sed -n 's/^@@BENCH-QUANT //p' "$log")

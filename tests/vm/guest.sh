@@ -209,12 +209,20 @@ monitor_truth() {
 	mon_ready $pid >/dev/null
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	local inst=/sys/kernel/tracing/instances/wqctl-hist-$pid
+	local inst=/sys/kernel/tracing/instances/wqctl-hist-$pid lat=/sys/kernel/tracing/instances/wqctl-lat-$pid
+	local synth=/sys/kernel/tracing/synthetic_events
+	# with its default columns (wait and run times) it also set, where the
+	# kernel keys by function, the times' instance and 2 synthetic events
 	echo "@@MONSTALE killed=$([ -d $inst ] && echo present || echo gone)" \
-		"triggers=$(cat $inst/events/workqueue/*/trigger 2>/dev/null | grep -c '^hist')"
+		"triggers=$(cat $inst/events/workqueue/*/trigger 2>/dev/null | grep -c '^hist')" \
+		"times=$([ -d $lat ] && echo present || echo gone)" \
+		"synth=$(grep -c "^wqctl_[wr]_$pid" $synth 2>/dev/null)" \
+		"fn=$(grep -c ' function;' /sys/kernel/tracing/events/workqueue/workqueue_activate_work/format)"
 	wqctl -v monitor --backend kernel -i 0.5 -c 1 >/dev/null 2>/tmp/stale.err
 	echo "@@MONSTALE next_rc=$? after=$([ -d $inst ] && echo present || echo gone)" \
-		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) said=$(grep -c "wqctl-hist-$pid: removed" /tmp/stale.err)"
+		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) said=$(grep -c "wqctl-hist-$pid: removed" /tmp/stale.err)" \
+		"synth_left=$(grep -c '^wqctl_' $synth 2>/dev/null)" \
+		"said_times=$(grep -c "wqctl-lat-$pid: removed\|wqctl_[wr]_$pid of a monitor" /tmp/stale.err)"
 }
 
 # monitor counts work it saw queued: wait until its trace instance records
@@ -412,7 +420,7 @@ rootmask_truth() {
 # against the probe's. "idle" is monitor with no flood: the floor. The
 # window is the flood and 2 s after it, so monitor reads the last events.
 bench_monitor() {
-	local rate pid rc t0 t1 s0 s1 T=/sys/kernel/tracing
+	local rate pid pid2 rc t0 t1 s0 s1 T=/sys/kernel/tracing
 	[ -f /wqprobe.ko ] || { echo "@@BENCH-ERR no probe for this kernel"; return; }
 	insmod /wqprobe.ko || { echo "@@BENCH-ERR insmod"; return; }
 	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
@@ -420,9 +428,18 @@ bench_monitor() {
 		"synthetic_events=$([ -e $T/synthetic_events ] && echo yes || echo no) cpus=$(nproc)"
 	# the kernel backend's runs at the target rates twice more (tagged
 	# kernel#2, kernel#3): a 7 s window measures in ticks of 10 ms
-	for be in stream kernel kernel#2 kernel#3; do for rate in idle 1000 10000 100000 0; do
+	# "default": no --backend and the default columns (with wait and run
+	# times: from the kernel where it can)
+	for be in stream kernel kernel#2 kernel#3 default; do for rate in idle 1000 10000 100000 0; do
 		case $be/$rate in kernel#*/idle | kernel#*/1000 | kernel#*/10000) continue ;; esac
-		wqctl monitor -J -i 1 --backend ${be%#*} wqflood >/tmp/bm.json 2>/tmp/bm.err &
+		if [ $be = default ]; then
+			wqctl monitor -J -i 1 wqflood >/tmp/bm.json 2>/tmp/bm.err &
+		else
+			# counts only (-o): with WAIT and RUN among its columns the kernel
+			# backend would time the items too, which the "default" runs measure
+			wqctl monitor -J -i 1 --backend ${be%#*} -o NAME,QUEUED,STARTED,DONE,PENDING,INFLIGHT wqflood \
+				>/tmp/bm.json 2>/tmp/bm.err &
+		fi
 		pid=$!
 		mon_ready $pid
 		t0=$(cpu_ticks $pid)
@@ -434,11 +451,30 @@ bench_monitor() {
 		kill -INT $pid
 		wait $pid
 		rc=$?
-		echo "@@BENCH backend=$be rate=$rate left=$(ls $T/instances | grep -c wqctl-) ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
+		echo "@@BENCH backend=$be rate=$rate left=$(($(ls $T/instances | grep -c wqctl-) + $(grep -c '^wqctl_' $T/synthetic_events 2>/dev/null))) ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
 			"probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood) monitor_rc=$rc"
 		echo "@@BENCH-SUMMARY backend=$be rate=$rate $(grep '"summary":true' /tmp/bm.json)"
 		sed 's/^/@@BENCH-STDERR /' /tmp/bm.err | head -5
 	done; done
+	# the same load seen by both paths at once: the streaming one and the
+	# default one (wait and run times from the kernel where it can), their
+	# summaries side by side (quantiles within the log2 bucket's error)
+	for rate in 1000 10000; do
+		wqctl monitor -J -i 1 --backend stream wqflood >/tmp/bq1.json 2>/tmp/bq1.err &
+		pid=$!
+		mon_ready $pid >/dev/null
+		wqctl monitor -J -i 1 wqflood >/tmp/bq2.json 2>/tmp/bq2.err &
+		pid2=$!
+		mon_ready $pid2
+		echo "$rate 5000" >$P/flood
+		sleep 2
+		kill -INT $pid $pid2
+		wait $pid $pid2
+		echo "@@BENCH-QUANT rate=$rate backend=$MON_BACKEND probe=$(tr ' ' , <$P/flood)"
+		echo "@@BENCH-QUANT-STREAM $(grep '"summary":true' /tmp/bq1.json)"
+		echo "@@BENCH-QUANT-DEFAULT $(grep '"summary":true' /tmp/bq2.json)"
+		sed 's/^/@@BENCH-STDERR /' /tmp/bq1.err /tmp/bq2.err | head -5
+	done
 	# one function on two workqueues (the probe's split flood): the kernel
 	# backend counts each one's queueing exactly and shares the function's
 	# other counts between them; the hist files as the kernel wrote them are
@@ -453,6 +489,10 @@ bench_monitor() {
 		# in wqctl's order: a later copy only adds to what an earlier one counted
 		for f in execute_end execute_start activate_work queue_work; do
 			cp $T/instances/wqctl-hist-$pid/events/workqueue/workqueue_$f/hist /tmp/sraw/workqueue_$f.hist
+		done
+		# and the wait and run times (lib/klat), where the kernel keeps them
+		for f in r w; do
+			cp $T/instances/wqctl-lat-$pid/events/synthetic/wqctl_${f}_$pid/hist /tmp/sraw/wqctl_$f.hist 2>/dev/null
 		done
 		kill -INT $pid
 		wait $pid

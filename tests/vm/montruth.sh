@@ -79,4 +79,16 @@ if [ -n "$killed" ]; then
 	else
 		notok "the next monitor --backend kernel removes them, says so, and leaves no instance of its own" "$next"
 	fi
+	# where the kernel keys by function (activate_work has it) and has
+	# synthetic events, the default columns took wait and run times from
+	# the kernel too: their instance and 2 synthetic events were left, and
+	# the next run removed them (3 lines said) and left none of its own
+	if [ "$(s fn "$killed")" = 1 ] && [ "$(s synth_left "$next")" != "" ]; then
+		if [ "$(s times "$killed")" = present ] && [ "$(s synth "$killed")" = 2 ] &&
+			[ "$(s synth_left "$next")" = 0 ] && [ "$(s said_times "$next")" = 3 ]; then
+			ok "with wait and run times: the killed run's instance and 2 synthetic events removed by the next, which leaves none"
+		else
+			notok "with wait and run times: the killed run's instance and 2 synthetic events removed by the next, which leaves none" "$killed" "$next"
+		fi
+	fi
 fi
