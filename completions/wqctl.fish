@@ -122,6 +122,7 @@ complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' 
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l force
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l no-monitor
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l watch -x -a '(__wqctl_words workqueues)'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l backend -x -a 'auto kernel stream'
 complete -c wqctl -n '__wqctl_using check' -l isolation
 complete -c wqctl -n '__wqctl_using check' -s i -l interval -x
 complete -c wqctl -n '__wqctl_using check' -l cpus -x

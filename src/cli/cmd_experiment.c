@@ -20,6 +20,7 @@
 
 #include "../lib/apply.h"
 #include "../lib/experiment.h"
+#include "../lib/khist.h"
 #include "../lib/macro.h"
 #include "../lib/minact.h"
 #include "../lib/mountopt.h"
@@ -36,6 +37,7 @@ struct xp {
 	struct wq_exp e;
 	const char *plot;
 	bool seed_given;
+	const char *backend; /* --backend as given: auto (NULL), kernel, stream */
 };
 
 /* A figure for people: four significant digits or so, never an exponent. */
@@ -389,15 +391,17 @@ static const struct colinfo cols[] = {
     [COL_QUEUED] = {"QUEUED", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 		    "work items the workqueues under test (and --watch) queued in a run (median)"},
     [COL_THROTTLED] = {"THROTTLED", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		       "of those, held back by max_active (median)"},
+		       "of those, held back by max_active (median; only streaming counts it, so asking for "
+		       "it streams)"},
     [COL_WAIT_P99] = {"WAIT_P99", 0.06, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-		      "queue-to-start time, 99th percentile, microseconds (median over runs)"},
+		      "queue-to-start time, 99th percentile, microseconds (median over runs; from the "
+		      "kernel's hists, the top of its power-of-2 bucket)"},
     [COL_NOTE] = {"NOTE", 0.2, 0, SCOLS_JSON_STRING,
 		  "baseline; no claimed difference where the ranges overlap; better or worse (--compare: "
 		  "regressed, improved, within noise)"},
 };
 
-#define DEFAULT_COLS "SETTING,RUNS,MEDIAN,MIN,MAX,DIFF,WALL,QUEUED,THROTTLED,WAIT_P99,NOTE"
+#define DEFAULT_COLS "SETTING,RUNS,MEDIAN,MIN,MAX,DIFF,WALL,QUEUED,WAIT_P99,NOTE"
 #define COMPARE_COLS "SETTING,RUNS,BASELINE,MEDIAN,MIN,MAX,DIFF,NOTE"
 
 static void set_num(struct out *o, struct libscols_line *ln, int id, double v)
@@ -454,7 +458,7 @@ static int print_table(struct xp *x)
 			out_setf(&o, ln, COL_DIFF, "%+.1f%%", d);
 		set_num(&o, ln, COL_WALL, wq_exp_median(c->wall, c->n));
 		set_count(&o, ln, COL_QUEUED, c->counted ? wq_exp_median(c->queued, c->n) : NAN);
-		set_count(&o, ln, COL_THROTTLED, c->counted ? wq_exp_median(c->throttled, c->n) : NAN);
+		set_count(&o, ln, COL_THROTTLED, c->counted && !e->kernel ? wq_exp_median(c->throttled, c->n) : NAN);
 		{
 			double w = c->counted ? wq_exp_median(c->wait99, c->n) : NAN;
 
@@ -484,6 +488,8 @@ static int number(struct cli *cli, const char *opt, const char *arg, long lo, lo
 	return EXIT_OK;
 }
 
+enum { OPT_BACKEND = 0x100 };
+
 static int parse_args(struct xp *x, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -501,6 +507,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 	    {"force", no_argument, NULL, 'f'},
 	    {"no-monitor", no_argument, NULL, 'M'},
 	    {"watch", required_argument, NULL, 'W'},
+	    {"backend", required_argument, NULL, OPT_BACKEND},
 	    {NULL, 0, NULL, 0},
 	};
 	struct wq_exp *e = &x->e;
@@ -561,6 +568,13 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		case 'P': x->plot = optarg; break;
 		case 'f': e->force = true; break;
 		case 'M': e->monitor = false; break;
+		case OPT_BACKEND:
+			if (!streq(optarg, "auto") && !streq(optarg, "kernel") && !streq(optarg, "stream")) {
+				cli_err(cli, "experiment: --backend '%s': expected auto, kernel or stream", optarg);
+				return EXIT_USAGE;
+			}
+			x->backend = streq(optarg, "auto") ? NULL : optarg;
+			break;
 		case 'W':
 			if (e->nwatch >= WQ_EXP_MAX_WATCH) {
 				cli_err(cli, "experiment: more than %d --watch patterns", WQ_EXP_MAX_WATCH);
@@ -601,6 +615,11 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		}
 		return EXIT_OK;
 	}
+	if (x->backend && !e->monitor) {
+		cli_err(cli,
+			"experiment: --backend chooses how the workqueues are counted, which --no-monitor turns off");
+		return EXIT_USAGE;
+	}
 	if (e->nwatch && !e->monitor) {
 		cli_err(cli, "experiment: --watch counts work through the tracepoints, which --no-monitor turns off");
 		return EXIT_USAGE;
@@ -640,6 +659,35 @@ static void progress(void *data, const struct wq_exp_cell *c, size_t order, doub
 		x->e.metric.unit ? x->e.metric.unit : "", wall);
 }
 
+/*
+ * How the workqueues are counted. auto: the kernel's hists where they keep
+ * wait and run times too, unless THROTTLED is shown (only the stream tells
+ * a held-back activation from an immediate one). An EXIT_* code.
+ */
+static int choose_backend(struct xp *x, bool throttled)
+{
+	struct wq_exp *e = &x->e;
+
+	if (!e->monitor || !wq_root_is_live(e->ctx->root))
+		return EXIT_OK;
+	if (!x->backend) {
+		e->kernel = !throttled && wq_khist_times_available(e->ctx);
+		return EXIT_OK;
+	}
+	if (streq(x->backend, "stream"))
+		return EXIT_OK;
+	if (!wq_khist_available(e->ctx)) {
+		cli_err(x->cli, "experiment: --backend kernel: this kernel has no hist triggers "
+				"(events/workqueue/workqueue_queue_work/hist); --backend stream counts without them");
+		return EXIT_FAIL;
+	}
+	if (throttled)
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: --backend kernel does not count THROTTLED; its column stays empty");
+	e->kernel = true;
+	return EXIT_OK;
+}
+
 /* Build the grid from the options (or the baseline's spec). An EXIT_* code. */
 static int build(struct xp *x)
 {
@@ -674,7 +722,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	int rc, rrc, sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	json_object *doc = NULL;
 	char desc[300];
-	bool was_auto;
+	bool was_auto, throttled = false;
 
 	wq_exp_init(e, NULL);
 	e->progress = progress;
@@ -694,6 +742,7 @@ static int run(struct cli *cli, int argc, char **argv)
 			      "WQCTL_EXPERIMENT_COLUMNS", "settings");
 		if (rc)
 			goto out;
+		throttled = out_has(&o, COL_THROTTLED);
 		out_free(&o);
 	}
 	if (x.plot && (rc = exp_plot_check(cli, x.plot)))
@@ -702,6 +751,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	if ((rc = choose_backend(&x, throttled)))
+		goto out;
 	if ((rc = build(&x)))
 		goto out;
 	if (!x.seed_given)
@@ -775,7 +826,8 @@ const struct cmd cmd_experiment = {
     .summary = "run a workload under several settings and compare a metric of it",
     .usage = "[--set 'WQ ATTR=V1,V2'...] [--profile A,B,none] [--runs N] [--warmup N] [--seed N]\n"
 	     "       [--metric SPEC] [--better higher|lower] [--save NAME | --compare NAME] [--threshold PCT]\n"
-	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] -- COMMAND [ARG...]",
+	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] [--backend auto|kernel|stream]\n"
+	     "       -- COMMAND [ARG...]",
     .options =
 	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
 	"                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
@@ -797,5 +849,9 @@ const struct cmd cmd_experiment = {
 	"                         saved experiment of the --save name\n"
 	"  --no-monitor           do not trace the workqueues under test\n"
 	"  --watch PATTERN        also count the work of the workqueues PATTERN names (a glob, as the\n"
-	"                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n",
+	"                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n"
+	"  --backend WHICH        kernel: counts and wait times kept by the kernel's hist triggers (6.10+\n"
+	"                         with synthetic events for the times), no THROTTLED; stream: every\n"
+	"                         event read here; auto (default): kernel where it keeps the times and\n"
+	"                         THROTTLED is not asked for\n",
 };

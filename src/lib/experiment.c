@@ -4,7 +4,8 @@
  * product as cells), the writes and restores through the same commit and
  * journal as apply (so revert undoes a killed experiment), the workload run
  * in shuffled rounds with its output captured and the workqueue counters
- * traced, the statistics per cell, the baseline, and the document -J
+ * kept (the kernel's hists read around each run, or every event streamed),
+ * the statistics per cell, the baseline, and the document -J
  * prints and --save keeps.
  */
 #define _GNU_SOURCE
@@ -558,15 +559,13 @@ static bool watched(const struct wq_exp *e, const char *name)
  * The workqueues under test in this run's counters, then those --watch names
  * that did work (each once); adds them to the run's JSON.
  */
-static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot, struct wq_mon *m, double secs,
-			    json_object *run)
+static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot, const struct wq_mon_row *rows,
+			    size_t n, json_object *run)
 {
-	const struct wq_mon_row *rows;
 	json_object *arr;
-	size_t n;
 	double q = 0, t = 0, w99 = -1;
 
-	if (!e->trace || wq_mon_summary(m, secs, &rows, &n) < 0) {
+	if (!rows) {
 		c->counted = false;
 		return;
 	}
@@ -600,7 +599,9 @@ static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot
 		if (k >= e->nk)
 			json_object_object_add(o, "watched", json_object_new_boolean(true));
 		json_object_object_add(o, "queued", json_object_new_int64(r ? (int64_t)r->queued : 0));
-		json_object_object_add(o, "throttled", json_object_new_int64(r ? (int64_t)r->throttled : 0));
+		/* the kernel's hists cannot tell a held-back activation from an immediate one */
+		json_object_object_add(o, "throttled",
+				       e->khist ? NULL : json_object_new_int64(r ? (int64_t)r->throttled : 0));
 		json_object_object_add(o, "wait_p50_us",
 				       r && r->wait_p50 >= 0 ? jnum((double)r->wait_p50 / 1e3) : NULL);
 		json_object_object_add(o, "wait_p99_us",
@@ -630,7 +631,7 @@ static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot
 		json_object_object_add(o, "name", json_object_new_string(e->watch[i]));
 		json_object_object_add(o, "watched", json_object_new_boolean(true));
 		json_object_object_add(o, "queued", json_object_new_int64(0));
-		json_object_object_add(o, "throttled", json_object_new_int64(0));
+		json_object_object_add(o, "throttled", e->khist ? NULL : json_object_new_int64(0));
 		json_object_object_add(o, "wait_p50_us", NULL);
 		json_object_object_add(o, "wait_p99_us", NULL);
 		json_object_object_add(o, "run_p50_us", NULL);
@@ -639,8 +640,44 @@ static void record_counters(struct wq_exp *e, struct wq_exp_cell *c, size_t slot
 	}
 	json_object_object_add(run, "workqueues", arr);
 	c->queued[slot] = q;
-	c->throttled[slot] = t;
+	c->throttled[slot] = t; /* not shown when the kernel counted */
 	c->wait99[slot] = w99;
+}
+
+/*
+ * Read the kernel's hists: the rows of what was counted since the last read
+ * (rates over secs), or with rows NULL only the read. Map overflow and a
+ * function shared by several workqueues are warned about; -EIO after a
+ * failed read was logged.
+ */
+static int khist_read(struct wq_exp *e, double secs, const struct wq_mon_row **rows, size_t *n)
+{
+	const struct wq_mon_row *r;
+	unsigned long long dropped = 0;
+	char why[300];
+	const char *fn;
+	size_t nr;
+
+	if (wq_khist_read(e->khist, secs, &r, &nr, &dropped, why, sizeof(why)) < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: the kernel's counters: %s", why);
+		return -EIO;
+	}
+	if (dropped)
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: the kernel's hists had no room for %llu events; the counts are short by "
+		       "as many; --backend stream counts them",
+		       dropped);
+	while (wq_khist_next_shared(e->khist, &fn, why, sizeof(why)))
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: %s is queued on %s: the kernel does not say which of them runs it, so their "
+		       "wait and run times share its counts in proportion to QUEUED; --backend stream counts "
+		       "them apart",
+		       fn, why);
+	if (rows) {
+		*rows = r;
+		*n = nr;
+	}
+	return 0;
 }
 
 /* One run of one cell: write, run, measure. 0, or -errno after the error was logged. */
@@ -665,6 +702,9 @@ static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t o
 		wq_mon_free(junk);
 		m = wq_mon_new();
 	}
+	/* the kernel's counts so far: the read after the run gives this run's alone */
+	if (e->khist && khist_read(e, 0, NULL, NULL) < 0)
+		return -EIO;
 	r = run_workload(e, m, &o);
 	if (r < 0) {
 		wq_mon_free(m);
@@ -708,7 +748,16 @@ static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t o
 	json_object_object_add(run, "wall_s", jnum(o.wall));
 	c->val[c->n] = value;
 	c->wall[c->n] = o.wall;
-	record_counters(e, c, c->n, m, o.wall, run);
+	{
+		const struct wq_mon_row *rows = NULL;
+		size_t n = 0;
+
+		if (e->trace && m && wq_mon_summary(m, o.wall, &rows, &n) < 0)
+			rows = NULL;
+		if (e->khist && khist_read(e, o.wall, &rows, &n) < 0)
+			rows = NULL;
+		record_counters(e, c, c->n, rows, n, run);
+	}
 	if (fio)
 		json_object_object_add(run, "fio", fio);
 	json_object_array_add(c->runs, run);
@@ -809,6 +858,11 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	json_object_object_add(doc, "kernel", json_object_new_string(e->ctx->kver.release));
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)e->seed);
 	json_object_object_add(doc, "seed", json_object_new_string(seed));
+	/* where the workqueue counters came from: the kernel's hists, every event streamed, or none */
+	json_object_object_add(doc, "counters",
+			       e->khist	  ? json_object_new_string("kernel")
+			       : e->trace ? json_object_new_string("stream")
+					  : NULL);
 	/* what --compare needs to run the same experiment again */
 	json_object_object_add(spec, "set", jstrv(e->sets, e->nsets));
 	json_object_object_add(spec, "profile", e->profiles ? json_object_new_string(e->profiles) : NULL);
@@ -1003,7 +1057,12 @@ int wq_exp_start(struct wq_exp *e)
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
 		char why[300];
 
-		if (wq_trace_open(e->ctx, WQ_TRACE_BUFFER_KB, &e->trace, why, sizeof(why)) < 0) {
+		if (e->kernel) {
+			if (wq_khist_open(e->ctx, true, &e->khist, why, sizeof(why)) < 0) {
+				wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
+				e->khist = NULL;
+			}
+		} else if (wq_trace_open(e->ctx, WQ_TRACE_BUFFER_KB, &e->trace, why, sizeof(why)) < 0) {
 			wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
 			e->trace = NULL;
 		}
@@ -1019,6 +1078,10 @@ int wq_exp_finish(struct wq_exp *e)
 	if (e->trace) {
 		wq_trace_close(e->trace);
 		e->trace = NULL;
+	}
+	if (e->khist) {
+		wq_khist_close(e->khist);
+		e->khist = NULL;
 	}
 	return r;
 }
@@ -1073,5 +1136,7 @@ void wq_exp_free(struct wq_exp *e)
 	free(e->cwd);
 	if (e->trace)
 		wq_trace_close(e->trace);
+	if (e->khist)
+		wq_khist_close(e->khist);
 	memset(e, 0, sizeof(*e));
 }

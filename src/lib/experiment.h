@@ -15,6 +15,7 @@
 
 #include "ctx.h"
 #include "expfile.h"
+#include "khist.h"
 #include "metric.h"
 #include "stats.h"
 #include "trace.h"
@@ -81,6 +82,12 @@ struct wq_exp {
 	long runs, warmup;
 	uint64_t seed;
 	bool force, monitor;
+	/*
+	 * Count with the kernel's hists, wait and run times included (lib/khist),
+	 * not by streaming every event; no THROTTLED then. The caller decides
+	 * (wq_khist_times_available()).
+	 */
+	bool kernel;
 	struct metric metric;
 	double threshold; /* --compare: the noise band's widening, percent of the baseline median */
 	char **cmd; /* the workload (NULL-terminated) */
@@ -94,6 +101,7 @@ struct wq_exp {
 	void *progress_data;
 	/* the engine's own */
 	struct wq_trace *trace;
+	struct wq_khist *khist; /* kernel: the hists, read before and after each run */
 	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
 	bool warned_lingering;
 };

@@ -29,6 +29,7 @@ originals_back() {
 	assert_success
 	assert_output --partial "--set 'WQ ATTR=V1,V2'"
 	assert_output --partial "--compare NAME"
+	assert_output --partial "--backend WHICH"
 	run wq experiment --set 'writeback max_active=8,16'
 	assert_failure 2
 	assert_output --partial "no workload"
@@ -390,7 +391,7 @@ EOF
 	grep -q '"touch"' "$saved"
 }
 
-@test "--watch PATTERN: kept by --save and used again by --compare; refused with --no-monitor, empty, 17 times or beside --compare (issue 45)" {
+@test "--watch PATTERN: kept by --save and used again by --compare; refused with --no-monitor, empty, 17 times or beside --compare (issue 45); --backend checked" {
 	# a metric that cannot vary (wall time could, and --compare would call it a regression)
 	run wq experiment --runs 1 --watch 'btrfs-*' --watch kblockd --save w --metric 're:x=([0-9]+)' -- echo x=5
 	assert_success
@@ -402,6 +403,12 @@ EOF
 	run wq experiment --compare w --watch x
 	assert_failure 2
 	assert_output --partial "give no --set, --profile, --runs, --warmup, --metric, --better, --watch or command"
+	run wq experiment --backend fast -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: --backend 'fast': expected auto, kernel or stream"
+	run wq experiment --no-monitor --backend stream -- true
+	assert_failure 2
+	assert_output "wqctl: experiment: --backend chooses how the workqueues are counted, which --no-monitor turns off"
 	run wq experiment --no-monitor --watch kblockd -- true
 	assert_failure 2
 	assert_output "wqctl: experiment: --watch counts work through the tracepoints, which --no-monitor turns off"

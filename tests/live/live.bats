@@ -166,6 +166,23 @@ EOF
 	rm -rf "$d"
 }
 
+@test "live: experiment --backend kernel where the kernel has no hist triggers: a clear error, nothing written or run" {
+	T=/sys/kernel/tracing
+	[ ! -e "$T/events/workqueue/workqueue_queue_work/hist" ] || skip "this kernel has hist triggers"
+	orig=$(cat $WQ/writeback/max_active)
+	before=$(ls "$T/instances")
+	run "$WQCTL" experiment --backend kernel --set 'writeback max_active=8,64' --runs 1 -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 1
+	assert_output "wqctl: experiment: --backend kernel: this kernel has no hist triggers (events/workqueue/workqueue_queue_work/hist); --backend stream counts without them"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	assert_equal "$(cat $WQ/writeback/max_active)" "$orig"
+	assert_equal "$(ls "$T/instances")" "$before"
+	# auto streams here: THROTTLED is counted (a number in -J), and the run goes ahead
+	run "$WQCTL" -J experiment --set 'writeback max_active=8' --runs 1 --metric wall -- true
+	assert_success
+	grep -q '"throttled": *[0-9]' <<<"$output"
+}
+
 @test "live: check --isolation --cpus 1 samples the real tracepoints: rows only for CPU 1, exit 3 exactly when any ran" {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU"
 	run "$WQCTL" check --isolation --cpus 1 -i 1 -J

@@ -51,6 +51,43 @@ for x in "1 THROTTLED 7" "1 QUEUED 8" "64 THROTTLED 0" "64 QUEUED 8"; do
 		notok "max_active=$ma: $col ${got:-?} = the workload's $want" "$row"
 done
 
+# the default columns again: counted by the kernel where its tracefs files offer the hists and
+# synthetic events and activate_work carries the function (6.10+), else streamed
+p2=$(line probe2)
+probe2=$(out experiment-probe2)
+files=$(field "$p2" files) counters=$(field "$p2" counters)
+want=stream
+[ "$files" = yes ] && want=kernel
+if [ "$(field "$p2" rc)" = 0 ] && [ "$(field "$p2" after)" = 16 ]; then ok "experiment with the default columns exits 0; max_active is 16 again"
+else notok "experiment with the default columns exits 0; max_active 16 again" "$p2" "$(echo "$probe2" | tail -5)"; fi
+[ "$counters" = "$want" ] && ok "counters from the $counters (tracefs offers hist+synthetic+function: $files)" ||
+	notok "counters from the $want (tracefs offers them: $files)" "$p2"
+[ "$(field "$p2" left)" = 0 ] && ok "no wqctl trace instance is left" || notok "no wqctl trace instance is left" "$p2"
+[ "$(field "$p2" queued)" = 48 ] && ok "the probe queued 6 runs x 8 items = 48 again" ||
+	notok "the probe queued 48 again" "$p2"
+r1=$(grep 'SETTING="wqprobe max_active=1"' <<<"$probe2")
+r64=$(grep 'SETTING="wqprobe max_active=64"' <<<"$probe2")
+for row in "$r1" "$r64"; do
+	[ "$(pair "$row" QUEUED)" = 8 ] && ok "$(pair "$row" SETTING): QUEUED 8 = the workload's" ||
+		notok "QUEUED 8 = the workload's" "$row"
+done
+grep -q 'THROTTLED=' <<<"$r1" && notok "the default columns leave THROTTLED out" "$r1" ||
+	ok "the default columns leave THROTTLED out"
+# the 8th item under max_active 1 waits for the 7 before it: at least 7 x 300 ms = 2,100,000 us,
+# which is past 2^21 = 2,097,152: the kernel's log2 bucket is (2^21, 2^22], shown as its top
+w1=$(pair "$r1" WAIT_P99) w64=$(pair "$r64" WAIT_P99)
+if [ "$want" = kernel ]; then
+	[ "$w1" = 4194304 ] && ok "max_active=1: WAIT_P99 $w1 us = 2^22, the top of the bucket holding 2.1 s" ||
+		notok "max_active=1: WAIT_P99 = 4194304 (2^22)" "$r1"
+else
+	awk -v w="$w1" 'BEGIN { exit !(w + 0 >= 2100000 && w + 0 < 3000000) }' &&
+		ok "max_active=1: streamed WAIT_P99 $w1 us in [2.1, 3) s" || notok "max_active=1: WAIT_P99 in [2.1, 3) s" "$r1"
+fi
+# under 64 all 8 start at once: far below one item's 300 ms
+awk -v w="$w64" 'BEGIN { exit !(w != "" && w + 0 < 300000) }' &&
+	ok "max_active=64: WAIT_P99 $w64 us < 300,000 (nothing waits for an item)" ||
+	notok "max_active=64: WAIT_P99 < 300,000" "$r64"
+
 f=$(line fio)
 fio=$(out experiment-fio)
 if [ "$(field "$f" rc)" = 0 ]; then ok "experiment around fio on ext4 on virtio exits 0"

@@ -257,7 +257,7 @@ wait_done() {
 # then fio on ext4 on a virtio disk with writeback's max_active, each fio
 # report kept so that the host can sum its bandwidth fields itself.
 experiment_truth() {
-	local wqd=/sys/devices/virtual/workqueue before after rc i m jb
+	local wqd=/sys/devices/virtual/workqueue before after rc i m jb T=/sys/kernel/tracing
 	echo 16 >$P/create
 	cat >/tmp/probe-load.sh <<'EOF'
 #!/bin/sh
@@ -272,7 +272,8 @@ EOF
 	# earlier steps left journal entries: the experiment must keep them (path, original) and add none
 	jb=$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')
 	rm -f /tmp/probe-runs
-	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 --save vmprobe -P \
+	# THROTTLED asked for: every event streamed, on every kernel
+	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 --save vmprobe -P -o +THROTTLED \
 		-- /tmp/probe-load.sh >/tmp/exp.txt 2>/tmp/exp.err
 	rc=$?
 	after=$(cat $wqd/wqprobe/max_active)
@@ -284,6 +285,23 @@ EOF
 		"saved=$([ -s /var/lib/wqctl/experiments/vmprobe.json ] && echo yes || echo no)"
 	echo "@@OUT experiment-probe"
 	cat /tmp/exp.txt /tmp/exp.err
+	echo "@@OUT-END"
+	# the default columns: the kernel's hists where its tracefs files offer them (hist, synthetic
+	# events, and activate_work carrying the function), else the stream
+	rm -f /tmp/probe-runs
+	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 -P \
+		-- /tmp/probe-load.sh >/tmp/exp2.txt 2>/tmp/exp2.err
+	rc=$?
+	m=$(awk '{ s += $2 } END { print s + 0 }' /tmp/probe-runs 2>/dev/null)
+	# the document says where the counters came from
+	wqctl -J experiment --force --set 'wqprobe max_active=1' --runs 1 -- /tmp/probe-load.sh >/tmp/exp3.json 2>&1
+	echo "@@EXP probe2 rc=$rc after=$(cat $wqd/wqprobe/max_active) queued=$m" \
+		"files=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && [ -e $T/synthetic_events ] &&
+			grep -q 'field:.* function;' $T/events/workqueue/workqueue_activate_work/format && echo yes || echo no)" \
+		"counters=$(sed -n 's/.*"counters": *"\([a-z]*\)".*/\1/p' /tmp/exp3.json | head -1)" \
+		"left=$(ls $T/instances | grep -c '^wqctl-')"
+	echo "@@OUT experiment-probe2"
+	cat /tmp/exp2.txt /tmp/exp2.err
 	echo "@@OUT-END"
 
 	# fio: its libraries travel on the disk image, beside the file system it writes
