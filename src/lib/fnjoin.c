@@ -159,6 +159,19 @@ static unsigned long long *weights(const struct fn *f)
 	return w;
 }
 
+/* weights() and room for the shares of one count (f->nq each). 0 or -ENOMEM (neither kept). */
+static int weights_parts(const struct fn *f, unsigned long long **w, unsigned long long **part)
+{
+	*w = weights(f);
+	*part = calloc(f->nq, sizeof(**part));
+	if (!*w || !*part) {
+		free(*w);
+		free(*part);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* One function's counts of the last feed given to its workqueues. */
 static int attribute(struct wq_fnjoin *j, struct fn *f)
 {
@@ -174,13 +187,8 @@ static int attribute(struct wq_fnjoin *j, struct fn *f)
 	}
 	if (f->nq == 0)
 		return 0; /* never queued while we counted */
-	w = weights(f);
-	part = calloc(f->nq, sizeof(*part));
-	if (!w || !part) {
-		free(w);
-		free(part);
+	if (weights_parts(f, &w, &part) < 0)
 		return -ENOMEM;
-	}
 	for (int k = 0; k < 5; k++) {
 		share(what[k], w, f->nq, part);
 		for (size_t i = 0; i < f->nq; i++) {
@@ -300,13 +308,8 @@ int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, cons
 
 		if (f->nq == 0)
 			continue; /* never queued while we counted */
-		w = weights(f);
-		part = calloc(f->nq, sizeof(*part));
-		if (!w || !part) {
-			free(w);
-			free(part);
+		if (weights_parts(f, &w, &part) < 0)
 			return -ENOMEM;
-		}
 		for (int l = 0; l < NLAT; l++)
 			for (int b = 0; b < NBUCKET; b++) {
 				if (!f->ld[l][b])
