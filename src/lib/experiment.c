@@ -859,10 +859,7 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)e->seed);
 	json_object_object_add(doc, "seed", json_object_new_string(seed));
 	/* where the workqueue counters came from: the kernel's hists, every event streamed, or none */
-	json_object_object_add(doc, "counters",
-			       e->khist	  ? json_object_new_string("kernel")
-			       : e->trace ? json_object_new_string("stream")
-					  : NULL);
+	json_object_object_add(doc, "counters", e->counters ? json_object_new_string(e->counters) : NULL);
 	/* what --compare needs to run the same experiment again */
 	json_object_object_add(spec, "set", jstrv(e->sets, e->nsets));
 	json_object_object_add(spec, "profile", e->profiles ? json_object_new_string(e->profiles) : NULL);
@@ -1066,6 +1063,7 @@ int wq_exp_start(struct wq_exp *e)
 			wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
 			e->trace = NULL;
 		}
+		e->counters = e->khist ? "kernel" : e->trace ? "stream" : NULL;
 	}
 	return 0;
 }

@@ -102,6 +102,7 @@ struct wq_exp {
 	/* the engine's own */
 	struct wq_trace *trace;
 	struct wq_khist *khist; /* kernel: the hists, read before and after each run */
+	const char *counters; /* "kernel" or "stream" once one opened (kept after wq_exp_finish), else NULL */
 	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
 	bool warned_lingering;
 };

@@ -181,6 +181,7 @@ EOF
 	run "$WQCTL" -J experiment --set 'writeback max_active=8' --runs 1 --metric wall -- true
 	assert_success
 	grep -q '"throttled": *[0-9]' <<<"$output"
+	grep -q '"counters": *"stream"' <<<"$output"
 }
 
 @test "live: check --isolation --cpus 1 samples the real tracepoints: rows only for CPU 1, exit 3 exactly when any ran" {
