@@ -202,6 +202,23 @@ monitor_truth() {
 	echo "@@MONCOST backend=$MON_BACKEND left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
 		"hz=100 seen=$(awk 'NR > 1 && $1 == "wqprobe" { d += $3 } END { print d + 0 }' /tmp/mon2.txt)"
 
+	# metrics --sample over a window in which the probe queues a known number
+	# of 5 ms items: counted and timed by the kernel where its tracefs files
+	# offer that (hist, synthetic events, activate_work's function), else streamed
+	wqctl metrics --sample 4 >/tmp/ms.txt 2>/tmp/ms.err &
+	pid=$!
+	mon_ready $pid
+	echo "40 $from 5 0" >$P/run
+	wait_done
+	wait $pid
+	echo "@@MSAMPLE rc=$? backend=$MON_BACKEND items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" \
+		"files=$([ -e /sys/kernel/tracing/events/workqueue/workqueue_queue_work/hist ] && [ -e /sys/kernel/tracing/synthetic_events ] &&
+			grep -q 'field:.* function;' /sys/kernel/tracing/events/workqueue/workqueue_activate_work/format && echo yes || echo no)" \
+		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-)"
+	echo "@@OUT metrics-sample"
+	cat /tmp/ms.txt /tmp/ms.err
+	echo "@@OUT-END"
+
 	# the hist triggers of a monitor killed with SIGKILL, then removed by the next one
 	[ -e /sys/kernel/tracing/events/workqueue/workqueue_queue_work/hist ] || return 0
 	wqctl monitor --backend kernel -i 1 >/dev/null 2>&1 &

@@ -92,3 +92,36 @@ if [ -n "$killed" ]; then
 		fi
 	fi
 fi
+# metrics --sample over a window in which the probe queued a known number of 5 ms items
+ms=$(grep '^@@MSAMPLE ' "$log" | head -1)
+if [ -n "$ms" ]; then
+	m() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $ms"; }
+	mout=$(awk '$0 == "@@OUT metrics-sample" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+	# one sample's value: NAME{LABELS} VALUE
+	val() { awk -v k="$1" '$1 == k { print $2 }' <<<"$mout"; }
+	want=stream
+	[ "$(m files)" = yes ] && want=kernel
+	items=$(m items)
+	[ "$(m rc)" = 0 ] && [ "$(m backend)" = "$want" ] && [ "$(m left)" = 0 ] &&
+		ok "metrics --sample counted with the $want (tracefs offers hist+synthetic+function: $(m files)); exit 0, no instance left" ||
+		notok "metrics --sample counted with the $want, exit 0, no instance left" "$ms" "$(tail -3 <<<"$mout")"
+	wc=$(val 'wqctl_sample_wait_seconds_count{workqueue="wqprobe"}')
+	rc=$(val 'wqctl_sample_run_seconds_count{workqueue="wqprobe"}')
+	[ -n "$items" ] && [ "$items" -gt 0 ] && [ "$wc" = "$items" ] && [ "$rc" = "$items" ] &&
+		ok "metrics --sample: wqprobe's wait and run counts $wc/$rc = the probe's $items items" ||
+		notok "metrics --sample: wqprobe's wait and run counts = the probe's ${items:-?} items" "wait $wc run $rc" "$ms"
+	# msleep(5) sleeps whole jiffies past 5 ms: 5 to 12 ms at HZ 250, under 16.384 ms even with
+	# TCG's lag. The kernel shows the top of the log2 bucket, 2^13 or 2^14 us; the stream the time
+	r50=$(val 'wqctl_sample_run_seconds{workqueue="wqprobe",quantile="0.5"}')
+	if [ "$want" = kernel ]; then
+		[ "$r50" = 0.008192 ] || [ "$r50" = 0.016384 ] &&
+			ok "metrics --sample: run p50 $r50 s, the top of a log2 bucket of 5-16 ms (2^13 or 2^14 us)" ||
+			notok "metrics --sample: run p50 0.008192 or 0.016384 s (2^13 or 2^14 us)" "run p50 ${r50:-?}"
+		grep -q '^wqctl_sample_throttled' <<<"$mout" && notok "metrics --sample from the kernel has no wqctl_sample_throttled" ||
+			ok "metrics --sample from the kernel has no wqctl_sample_throttled (the kernel cannot count it)"
+	else
+		awk -v r="$r50" 'BEGIN { exit !(r != "" && r + 0 >= 0.005 && r + 0 <= 0.016384) }' &&
+			ok "metrics --sample: streamed run p50 $r50 s in [5 ms, 2^14 us]" ||
+			notok "metrics --sample: streamed run p50 in [5 ms, 2^14 us]" "run p50 ${r50:-?}"
+	fi
+fi
