@@ -25,6 +25,7 @@
 #include "../lib/minact.h"
 #include "../lib/mountopt.h"
 #include "../lib/owner.h"
+#include "../lib/sampler.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "exp_plot.h"
@@ -671,7 +672,8 @@ static int choose_backend(struct xp *x, bool throttled)
 	if (!e->monitor || !wq_root_is_live(e->ctx->root))
 		return EXIT_OK;
 	if (!x->backend) {
-		e->kernel = !throttled && wq_khist_times_available(e->ctx);
+		/* monitor's auto with wait times (WAIT_P99 and -J have them) */
+		e->kernel = wq_sampler_auto(e->ctx, true, throttled) == WQ_SAMPLER_KERNEL_TIMES;
 		return EXIT_OK;
 	}
 	if (streq(x->backend, "stream"))

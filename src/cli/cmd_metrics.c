@@ -19,7 +19,6 @@
 #include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
-#include "../lib/khist.h"
 #include "../lib/sampler.h"
 #include "../lib/topo.h"
 #include "../lib/trace.h"
@@ -305,10 +304,9 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* counted and timed by the kernel where it can (monitor's auto), else streamed */
-	r = wq_sampler_open(
-	    cli->ctx, cli->ctx && wq_khist_times_available(cli->ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM,
-	    WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
+	/* monitor's auto for wait and run times (the sample has them) and the held-back count (from the stream only) */
+	r = wq_sampler_open(cli->ctx, wq_sampler_auto(cli->ctx, true, false), WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm,
+			    why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "metrics: --sample: %s", why);
 		return EXIT_FAIL;

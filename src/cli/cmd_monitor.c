@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/khist.h"
 #include "../lib/macro.h"
 #include "../lib/sampler.h"
 #include "../lib/trace.h"
@@ -342,11 +341,6 @@ static int run(struct cli *cli, int argc, char **argv)
 	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
 	if (rc)
 		return rc;
-	/*
-	 * The held-back count is measured by streaming only; wait and run
-	 * times also in the kernel where it keys by function and has
-	 * synthetic events (wq_khist_times_available).
-	 */
 	needs_times = out_has(&o, COL_WAIT_P50) || out_has(&o, COL_WAIT_P99) || out_has(&o, COL_RUN_P50) ||
 		      out_has(&o, COL_RUN_P99);
 	throttled = out_has(&o, COL_THROTTLED);
@@ -354,12 +348,10 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
 	if (!chosen)
-		backend = throttled || !wq_khist_available(cli->ctx) ? WQ_SAMPLER_STREAM
-			  : !needs_times			     ? WQ_SAMPLER_KERNEL
-			  : wq_khist_times_available(cli->ctx)	     ? WQ_SAMPLER_KERNEL_TIMES
-								     : WQ_SAMPLER_STREAM;
-	else if (backend == WQ_SAMPLER_KERNEL && needs_times && wq_khist_times_available(cli->ctx))
-		backend = WQ_SAMPLER_KERNEL_TIMES;
+		backend = wq_sampler_auto(cli->ctx, needs_times, throttled);
+	else if (backend == WQ_SAMPLER_KERNEL && needs_times &&
+		 wq_sampler_auto(cli->ctx, true, false) == WQ_SAMPLER_KERNEL_TIMES)
+		backend = WQ_SAMPLER_KERNEL_TIMES; /* asked for the kernel: it times the items too where it can */
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -66,6 +66,15 @@ static void wait_until(double deadline)
 	}
 }
 
+enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled)
+{
+	if (!ctx || throttled)
+		return WQ_SAMPLER_STREAM;
+	if (times) /* wq_khist_times_available asks wq_khist_available first */
+		return wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM;
+	return wq_khist_available(ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
+}
+
 int wq_sampler_open(struct wq_ctx *ctx, enum wq_sampler_backend backend, unsigned int buffer_kb, double interval,
 		    char **pats, size_t npats, struct wq_sampler **out, char *why, size_t whysz)
 {

@@ -35,6 +35,15 @@ enum wq_sampler_backend {
 	WQ_SAMPLER_KERNEL_TIMES, /* the same with wait and run times (lib/klat), where the kernel can */
 };
 
+/*
+ * "auto": the cheapest backend that measures what is wanted on the live
+ * kernel. The held-back count (throttled) only streams; counts alone come
+ * from hist triggers wherever tracefs has them; wait and run times (times)
+ * from the kernel only where it keys by function and has synthetic events
+ * (wq_khist_times_available), else they stream. STREAM without a context.
+ */
+enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled);
+
 /* A workqueue's settings as sysfs has them (looked up once per run). */
 struct wq_sampler_limit {
 	char name[64];
