@@ -29,6 +29,7 @@
 #include "apply.h"
 #include "commit.h"
 #include "jsonc.h"
+#include "klat.h"
 #include "macro.h"
 #include "plan.h"
 #include "root.h"
@@ -667,6 +668,11 @@ static int khist_read(struct wq_exp *e, double secs, const struct wq_mon_row **r
 		       "experiment: the kernel's hists had no room for %llu events; the counts are short by "
 		       "as many; --backend stream counts them",
 		       dropped);
+	if (wq_khist_times_dropped(e->khist))
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: %llu wait times not kept: the kernel's time hists are full (%d keys of "
+		       "function and bucket each); WAIT_P99 is of the other times",
+		       wq_khist_times_dropped(e->khist), WQ_KLAT_MAP_SIZE);
 	while (wq_khist_next_shared(e->khist, &fn, why, sizeof(why)))
 		wq_log(e->ctx, WQ_LOG_WARNING,
 		       "experiment: %s is queued on %s: the kernel does not say which of them runs it, so their "

@@ -47,6 +47,7 @@ struct wq_fnjoin {
 	size_t nfn;
 	struct wq_kjoin_wqs wqs;
 	unsigned long long dropped[NEV];
+	unsigned long long ldropped[NLAT]; /* the time hists' Dropped as last read */
 };
 
 struct wq_fnjoin *wq_fnjoin_new(void)
@@ -266,9 +267,16 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 	return 0;
 }
 
-int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run)
+int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run,
+		       unsigned long long *dropped)
 {
 	const struct wq_hist_sec *sec[NLAT] = {wait, run};
+
+	*dropped = 0;
+	for (int l = 0; l < NLAT; l++) {
+		*dropped += sec[l]->dropped > j->ldropped[l] ? sec[l]->dropped - j->ldropped[l] : 0;
+		j->ldropped[l] = sec[l]->dropped;
+	}
 
 	for (size_t i = 0; i < j->wqs.n; i++) {
 		memset(j->wqs.wq[i].lb, 0, sizeof(j->wqs.wq[i].lb));

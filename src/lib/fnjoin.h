@@ -36,9 +36,12 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 /*
  * Take the same read's wait and run times: sections keyed by fn.sym and
  * the time's log2 in microseconds (lib/klat), shared out as the counts
- * are. After wq_fnjoin_feed(). 0, -ENOMEM or -EBADMSG.
+ * are; *dropped: the times their maps had no room for since the last read
+ * (the percentiles are of the others). After wq_fnjoin_feed(). 0, -ENOMEM
+ * or -EBADMSG.
  */
-int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run);
+int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, const struct wq_hist_sec *run,
+		       unsigned long long *dropped);
 /*
  * Rows as wq_kjoin_rows() gives them, with wait and run percentiles once
  * times were fed: the nearest-rank percentile's bucket, given as its top

@@ -60,6 +60,7 @@ struct wq_khist {
 	struct wq_kjoin *join; /* BY_WORK */
 	struct wq_fnjoin *fnjoin; /* BY_FUNCTION */
 	struct wq_klat *klat; /* wait and run times (BY_FUNCTION only) */
+	unsigned long long times_dropped; /* by the last read */
 };
 
 bool wq_khist_available(struct wq_ctx *ctx)
@@ -209,7 +210,7 @@ static int read_times(struct wq_khist *k, char *why, size_t whysz)
 	const struct wq_hist_sec *ws, *rs;
 	int r = wq_klat_read(k->klat, &wait, &run, &ws, &rs, why, whysz);
 
-	if (r == 0 && (r = wq_fnjoin_feed_lat(k->fnjoin, ws, rs)) == -EBADMSG)
+	if (r == 0 && (r = wq_fnjoin_feed_lat(k->fnjoin, ws, rs, &k->times_dropped)) == -EBADMSG)
 		snprintf(why, whysz, "instances: a wait or run time key not as \"[ADDR] SYMBOL\" and \"~ 2^K\"");
 	wq_hist_clear(&wait);
 	wq_hist_clear(&run);
@@ -253,6 +254,11 @@ int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row
 {
 	return k->fnjoin ? wq_fnjoin_rows(k->fnjoin, true, seconds, out, n)
 			 : wq_kjoin_rows(k->join, true, seconds, out, n);
+}
+
+unsigned long long wq_khist_times_dropped(const struct wq_khist *k)
+{
+	return k->times_dropped;
 }
 
 bool wq_khist_by_function(const struct wq_khist *k)

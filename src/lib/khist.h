@@ -48,6 +48,12 @@ int wq_khist_read(struct wq_khist *k, double seconds, const struct wq_mon_row **
 		  unsigned long long *dropped, char *why, size_t whysz);
 /* The whole run: totals and rates over seconds; pending and in flight as of the last read. */
 int wq_khist_summary(struct wq_khist *k, double seconds, const struct wq_mon_row **rows, size_t *n);
+/*
+ * The wait and run times the last read found the time hists had no room
+ * for (WQ_KLAT_MAP_SIZE keys of function and bucket each): the counts are
+ * whole, the percentiles are of the other times. 0 without times.
+ */
+unsigned long long wq_khist_times_dropped(const struct wq_khist *k);
 /* Whether the counts are keyed by function (lib/fnjoin), not by work pointer (lib/kjoin). */
 bool wq_khist_by_function(const struct wq_khist *k);
 /* The next function found on several workqueues, as wq_fnjoin_next_shared() tells it. */

@@ -18,6 +18,7 @@
 
 #include "explain.h"
 #include "khist.h"
+#include "klat.h"
 #include "macro.h"
 #include "ownerknob.h"
 #include "trace.h"
@@ -120,6 +121,11 @@ static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long
 		       "--backend stream counts them",
 		       *lost, wq_khist_by_function(s->khist) ? WQ_KHIST_FN_MAP_SIZE : WQ_KHIST_MAP_SIZE,
 		       wq_khist_by_function(s->khist) ? "keys" : "work items");
+	if (r == 0 && wq_khist_times_dropped(s->khist))
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu wait or run times not kept: the kernel's time hists are full (%d keys of "
+		       "function and bucket each); the counts are whole, WAIT and RUN are of the other times",
+		       wq_khist_times_dropped(s->khist), WQ_KLAT_MAP_SIZE);
 	while (r == 0 && wq_khist_next_shared(s->khist, &fn, why, sizeof(why)))
 		wq_log(s->ctx, WQ_LOG_WARNING,
 		       "monitor: %s is queued on %s: the kernel does not say which of them runs it, so their "

@@ -144,7 +144,10 @@ static void times(void)
 	we[2] = lat(sec[WQ_KJ_QUEUE], "vmstat_update", "~ 2^10", 69, 48300);
 	re[0] = lat(sec[WQ_KJ_QUEUE], "flood_fn", "~ 2^2", 102, 306);
 	re[1] = lat(sec[WQ_KJ_QUEUE], "vmstat_update", "~ 2^4", 69, 690);
-	ok(wq_fnjoin_feed_lat(j, &ws, &rs) == 0 && wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0, "times: fed");
+	dropped = 1;
+	ok(wq_fnjoin_feed_lat(j, &ws, &rs, &dropped) == 0 && wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0 &&
+	       dropped == 0,
+	   "times: fed; no time dropped");
 	/* flood_fn's 100 waits in 2^3 and 2 in 2^5, run 102 in 2^2, shared 1:1: 50 + 1 and 51 */
 	r = row(rows, n, "wqflood");
 	ok(r && r->wait_count == 51 && r->wait_p50 == 8000 && r->wait_p99 == 32000 && r->wait_sum == 380e3,
@@ -159,14 +162,18 @@ static void times(void)
 	   "times: mm_percpu_wq (vmstat_update alone): waits in 2^10 (1024 us), runs in 2^4 (16 us)");
 	r = row(rows, n, "events");
 	ok(r && r->wait_p50 == -1 && r->wait_count == 0, "times: events had none: -1");
-	/* the same counts again: no new times in this interval, but the run holds them */
-	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, &ws, &rs) == 0 &&
+	/* the same counts again: no new times in this interval, but the run holds them; the maps were full for 5 + 2 */
+	ws.dropped = 5;
+	rs.dropped = 2;
+	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, &ws, &rs, &dropped) == 0 && dropped == 7 &&
 	       wq_fnjoin_rows(j, true, 2.0, &rows, &n) == 0,
-	   "times: a second read of the same");
+	   "times: a second read of the same; the times' Dropped 5 + 2 since the first read");
+	ok(wq_fnjoin_feed_lat(j, &ws, &rs, &dropped) == 0 && dropped == 0,
+	   "times: a third read with the same Dropped: none new");
 	r = row(rows, n, "wqflood");
 	ok(r && r->wait_count == 51 && r->wait_p99 == 32000, "times: over the run, wqflood still 51 waits, p99 32 us");
 	we[2].key[1] = "2^10";
-	ok(wq_fnjoin_feed_lat(j, &ws, &rs) == -EBADMSG, "times: a bucket not as \"~ 2^K\": -EBADMSG");
+	ok(wq_fnjoin_feed_lat(j, &ws, &rs, &dropped) == -EBADMSG, "times: a bucket not as \"~ 2^K\": -EBADMSG");
 	for (int i = 0; i < WQ_KJ_NEV; i++)
 		wq_hist_clear(&h[i]);
 	wq_fnjoin_free(j);
@@ -199,7 +206,7 @@ static void real_times(void)
 		return;
 	}
 	ok(ws->n > 11 && ws->ent[0].val > 0, "6.12 times: sections with sums (vals=hitcount,wait)");
-	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, ws, rs) == 0 &&
+	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_feed_lat(j, ws, rs, &dropped) == 0 &&
 	       wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0,
 	   "6.12 times: joined");
 	row1 = row(rows, n, "wqflood");
