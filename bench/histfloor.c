@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The floor for monitor --backend kernel in make bench-monitor: a minimal
- * program that reads what that backend must read at the least — the hist
- * files of the four workqueue events in one trace instance — once per
- * interval, and prints the CPU time it used (user + system, as getrusage
- * counts it: the kernel's printing of the hists is system time).
- *   histfloor INSTANCE_DIR SECONDS INTERVAL
+ * The floor for monitor's kernel paths in make bench-monitor: a minimal
+ * program that reads what such a path must read at the least — the hist
+ * files it names (the four workqueue events' counts, and for the default
+ * columns also the two wait and run time hists) — once per interval, and
+ * prints the CPU time it used: in ticks (user + system as getrusage counts
+ * them: the kernel's printing of the hists is system time) and in ns (the
+ * scheduler's run time from /proc/self/schedstat, not cut to ticks).
+ *   histfloor SECONDS INTERVAL HISTFILE...
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -15,34 +17,31 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const events[] = {"workqueue_queue_work", "workqueue_activate_work", "workqueue_execute_start",
-				     "workqueue_execute_end"};
-
 int main(int argc, char **argv)
 {
 	static char buf[1 << 16];
-	unsigned long long bytes = 0;
+	unsigned long long bytes = 0, ns = 0;
 	struct rusage ru;
 	double secs, step;
 	long reads = 0;
+	FILE *f;
 
-	if (argc != 4)
+	if (argc < 4)
 		return 2;
-	secs = atof(argv[2]);
-	step = atof(argv[3]);
+	secs = atof(argv[1]);
+	step = atof(argv[2]);
 	for (double t = 0; t < secs; t += step) {
 		struct timespec ts = {(time_t)step, (long)((step - (double)(time_t)step) * 1e9)};
 
 		nanosleep(&ts, NULL);
-		for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-			char path[512];
+		for (int i = 3; i < argc; i++) {
 			ssize_t n;
-			int fd;
+			int fd = open(argv[i], O_RDONLY);
 
-			snprintf(path, sizeof(path), "%s/events/workqueue/%s/hist", argv[1], events[i]);
-			fd = open(path, O_RDONLY);
-			if (fd < 0)
+			if (fd < 0) {
+				perror(argv[i]);
 				return 1;
+			}
 			while ((n = read(fd, buf, sizeof(buf))) > 0)
 				bytes += (unsigned long long)n;
 			close(fd);
@@ -50,8 +49,13 @@ int main(int argc, char **argv)
 		reads++;
 	}
 	getrusage(RUSAGE_SELF, &ru);
-	printf("ticks=%ld reads=%ld bytes=%llu\n",
+	f = fopen("/proc/self/schedstat", "r");
+	if (!f || fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	if (f)
+		fclose(f);
+	printf("ticks=%ld ns=%llu reads=%ld bytes=%llu\n",
 	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 100 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 10000,
-	       reads, bytes);
+	       ns, reads, bytes);
 	return 0;
 }

@@ -3,8 +3,9 @@
 # wqctl monitor ran while the probe queued short items to wqflood at 1k,
 # 10k and 100k a second and as fast as one CPU could, 5 s each, and once
 # with no flood (the floor). Its CPU time comes from the guest's
-# /proc/PID/stat (utime + stime, in ticks of 1/100 s) over the flood and
-# 2 s after it; its counts from the summary line of its JSON; the truth
+# /proc/PID/task/*/schedstat (the scheduler's run time in ns; where a log
+# has none, /proc/PID/stat's utime + stime in ticks of 1/100 s) over the
+# flood and 2 s after it; its counts from the summary line of its JSON; the truth
 # from the probe's own counters. Each run is a test: monitor counted
 # exactly what the probe queued and ran, or said it lost events; the
 # figures go to a Markdown table (one row per rate) whatever they are.
@@ -37,7 +38,8 @@ ok "in-kernel aggregation available: $kinfo"
 floor=
 while read -r line; do
 	rate=$(field "$line" rate) be=$(field "$line" backend)
-	ticks=$(field "$line" ticks) secs=$(field "$line" secs)
+	ticks=$(field "$line" ticks) secs=$(field "$line" secs) ns=$(field "$line" ns)
+	[ -n "$ns" ] || ns=$((ticks * 10000000)) # a log from before ns were printed
 	sum=$(sed -n "s/^@@BENCH-SUMMARY backend=$be rate=$rate //p" "$log" | head -1)
 	if [ -z "$sum" ]; then
 		notok "$be, rate $rate: monitor printed its summary" "$line" "$(sed -n 's/^@@BENCH-STDERR //p' "$log" | head -3)"
@@ -48,10 +50,12 @@ while read -r line; do
 	if [ -n "$left" ] && [ "$left" != 0 ]; then
 		notok "$be, rate $rate: monitor stopped by SIGINT left no instance in tracefs" "$line"
 	fi
-	cpu=$(awk -v t="$ticks" -v s="$secs" 'BEGIN { printf "%.2f", t / s }')
+	cpu=$(awk -v t="$ns" -v s="$secs" 'BEGIN { printf "%.2f", t / s / 1e7 }')
+	# where it went: user and system ticks, and how often it was put on a CPU
+	split=$(field "$line" split | awk -F'[,/]' 'NF == 6 { printf "; %d user + %d system ticks, on a CPU %d times", $4 - $1, $5 - $2, $6 - $3 }')
 	if [ "$rate" = idle ]; then
 		floor=$cpu
-		ok "$be, idle: monitor used $ticks ticks in $secs s ($cpu % of one CPU), lost $lost"
+		ok "$be, idle: monitor ran $ns ns ($ticks ticks$split) in $secs s ($cpu % of one CPU), lost $lost"
 		echo "| $krel | none (floor), $be | - | - | $cpu | - | - | $lost | - |" >>"$table"
 		continue
 	fi
@@ -59,11 +63,11 @@ while read -r line; do
 	pq=$(pval "$probe" queued) pd=$(pval "$probe" done) pms=$(pval "$probe" msecs)
 	achieved=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
 	# four events per item: queue, activate, execute_start, execute_end
-	per=$(awk -v t="$ticks" -v q="$pq" 'BEGIN { printf "%.2f", q ? t * 10000 / (4 * q) : 0 }')
+	per=$(awk -v t="$ns" -v q="$pq" 'BEGIN { printf "%.2f", q ? t / 1000 / (4 * q) : 0 }')
 	ratio=$(awk -v c="$cpu" -v f="$floor" 'BEGIN { if (f > 0) printf "%.1f", c / f; else printf "-" }')
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
 	echo "| $krel | $asked, $be | $achieved | $((4 * pq)) | $cpu | $ratio | $per | $lost | $mq/$md of $pq/$pd |" >>"$table"
-	d="$be, rate $asked: probe queued $pq and ran $pd ($achieved/s); monitor counted $mq/$md, lost $lost; CPU $cpu % ($ratio x idle), $per us per event"
+	d="$be, rate $asked: probe queued $pq and ran $pd ($achieved/s); monitor counted $mq/$md, lost $lost; CPU $cpu % ($ns ns, $ticks ticks$split; $ratio x idle), $per us per event"
 	if [ "$lost" = 0 ] && [ "$mq" = "$pq" ] && [ "$md" = "$pd" ]; then
 		ok "$d"
 	elif [ "$be" = stream ] && [ "$lost" != 0 ] && [ "$lost" != '?' ]; then
@@ -74,21 +78,43 @@ while read -r line; do
 	fi
 done < <(sed -n 's/^@@BENCH //p' "$log")
 
-# the kernel backend's floor: its four hist files read once a second by a
-# minimal reader over the same window (bench/histfloor.c); wqctl's CPU as a
+# the kernel paths' floors: their hist files read once a second by a
+# minimal reader over the same window (bench/histfloor.c): "counts", the
+# four of --backend kernel; "times", those and the two time hists of the
+# default columns. wqctl's CPU (the first kernel run; the default run) as a
 # ratio of it
 while read -r line; do
-	rate=$(field "$line" rate) ticks=$(field "$line" ticks) reads=$(field "$line" reads) bytes=$(field "$line" bytes)
+	kind=$(field "$line" kind) rate=$(field "$line" rate) ticks=$(field "$line" ticks) ns=$(field "$line" ns)
+	reads=$(field "$line" reads) bytes=$(field "$line" bytes)
+	[ -n "$kind" ] || kind=counts
+	[ -n "$ns" ] || ns=$((ticks * 10000000))
+	be=$([ $kind = counts ] && echo kernel || echo default)
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
-	mon=$(sed -n "s/^@@BENCH backend=kernel rate=$rate .*ticks=\([0-9]*\).*/\1/p" "$log" | head -1)
-	ratio=$(awk -v m="$mon" -v f="$ticks" 'BEGIN { if (f > 0 && m != "") printf "%.2f", m / f; else printf "-" }')
-	echo "| $krel | $asked, kernel floor (histfloor) | - | - | $(awk -v t="$ticks" 'BEGIN { printf "%.2f", t / 7 }') | - | - | - | $reads reads, $((bytes / (reads > 0 ? reads : 1))) bytes each |" >>"$table"
+	mline=$(sed -n "s/^@@BENCH backend=$be rate=$rate //p" "$log" | head -1)
+	mon=$(field "$mline" ns)
+	[ -n "$mon" ] || { mt=$(field "$mline" ticks) && [ -z "$mt" ] || mon=$((mt * 10000000)); }
+	ratio=$(awk -v m="$mon" -v f="$ns" 'BEGIN { if (f > 0 && m != "") printf "%.2f", m / f; else printf "-" }')
+	echo "| $krel | $asked, $kind floor (histfloor) | - | - | $(awk -v t="$ns" 'BEGIN { printf "%.2f", t / 7 / 1e7 }') | - | - | - | $reads reads, $((bytes / (reads > 0 ? reads : 1))) bytes each |" >>"$table"
 	if [ -n "$ticks" ] && [ "$reads" -gt 0 ]; then
-		ok "kernel floor at rate $asked: reading the 4 hist files $reads times took $ticks ticks ($((bytes / reads)) bytes a read); monitor --backend kernel took $mon (x$ratio)"
+		ok "$kind floor at rate $asked: reading its hist files $reads times took $ns ns ($ticks ticks, $((bytes / reads)) bytes a read); monitor ($be) took ${mon:-?} ns (x$ratio)"
 	else
-		notok "kernel floor at rate $asked ran" "$line"
+		notok "$kind floor at rate $asked ran" "$line"
 	fi
 done < <(sed -n 's/^@@BENCH-FLOOR //p' "$log")
+while read -r line; do notok "floor's triggers set up" "$line"; done < <(sed -n 's/^@@BENCH-FLOOR-ERR //p' "$log")
+
+# issue 47's target, read off the runs above: at 100,000 items/s the kernel
+# backend (count columns) costs wqctl at most 2 % of one CPU and loses
+# nothing, in each of its three runs; the default columns' runs are
+# reported beside it (the kernel's timing of each item holds the flood
+# below 100,000/s in these guests)
+runs=$(sed -n 's/^@@BENCH backend=kernel[#0-9]* rate=100000 .*ns=\([0-9]*\).*secs=\([0-9.]*\).*/\1 \2/p' "$log" |
+	awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 / $2 / 1e7 }')
+if [ -n "$runs" ] && grep -q ' ns=' <<<"$(sed -n 's/^@@BENCH //p' "$log")"; then
+	worst=$(tr ' ' '\n' <<<"$runs" | sort -g | tail -1)
+	d="target at 100000/s, --backend kernel with count columns: wqctl's CPU $runs % of one CPU (worst $worst %, at most 2 %)"
+	if awk -v w="$worst" 'BEGIN { exit !(w <= 2) }'; then ok "$d"; else notok "$d"; fi
+fi
 
 # the in-kernel path, set up by hand (guest.sh bench_kernel): hist triggers
 # and synthetic events ("full"), or hist triggers alone counting per work

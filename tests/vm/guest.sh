@@ -263,6 +263,15 @@ mon_ready() {
 	sleep 0.5
 }
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+# the scheduler's run time of a process's threads in ns (not cut to ticks)
+cpu_ns() { cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
+# how its CPU time splits, for the bench's report: "utime,stime,slices"
+# (ticks of user and system time, /proc/PID/stat; times it was put on a
+# CPU, schedstat's third field)
+cpu_split() {
+	printf '%s,%s\n' "$(awk '{ printf "%d,%d", $14, $15 }' /proc/$1/stat)" \
+		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ s += $3 } END { printf "%.0f", s }')"
+}
 wait_done() {
 	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
 		sleep 0.5
@@ -455,14 +464,15 @@ rootmask_truth() {
 # against the probe's. "idle" is monitor with no flood: the floor. The
 # window is the flood and 2 s after it, so monitor reads the last events.
 bench_monitor() {
-	local rate pid pid2 rc t0 t1 s0 s1 T=/sys/kernel/tracing
+	local rate pid pid2 rc t0 t1 n0 n1 x0 x1 s0 s1 T=/sys/kernel/tracing
 	[ -f /wqprobe.ko ] || { echo "@@BENCH-ERR no probe for this kernel"; return; }
 	insmod /wqprobe.ko || { echo "@@BENCH-ERR insmod"; return; }
 	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
 	echo "@@BENCH-KERNEL hist=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && echo yes || echo no)" \
 		"synthetic_events=$([ -e $T/synthetic_events ] && echo yes || echo no) cpus=$(nproc)"
 	# the kernel backend's runs at the target rates twice more (tagged
-	# kernel#2, kernel#3): a 7 s window measures in ticks of 10 ms
+	# kernel#2, kernel#3); CPU time both in ticks of 10 ms (/proc/PID/stat)
+	# and in ns (the scheduler's run time, /proc/PID/task/*/schedstat)
 	# "default": no --backend and the default columns (with wait and run
 	# times: from the kernel where it can)
 	for be in stream kernel kernel#2 kernel#3 default; do for rate in idle 1000 10000 100000 0; do
@@ -477,16 +487,16 @@ bench_monitor() {
 		fi
 		pid=$!
 		mon_ready $pid
-		t0=$(cpu_ticks $pid)
+		t0=$(cpu_ticks $pid) n0=$(cpu_ns $pid) x0=$(cpu_split $pid)
 		s0=$(cut -d' ' -f1 /proc/uptime)
 		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
 		sleep 2
-		t1=$(cpu_ticks $pid)
+		t1=$(cpu_ticks $pid) n1=$(cpu_ns $pid) x1=$(cpu_split $pid)
 		s1=$(cut -d' ' -f1 /proc/uptime)
 		kill -INT $pid
 		wait $pid
 		rc=$?
-		echo "@@BENCH backend=$be rate=$rate left=$(($(ls $T/instances | grep -c wqctl-) + $(grep -c '^wqctl_' $T/synthetic_events 2>/dev/null))) ticks=$((t1 - t0)) hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
+		echo "@@BENCH backend=$be rate=$rate left=$(($(ls $T/instances | grep -c wqctl-) + $(grep -c '^wqctl_' $T/synthetic_events 2>/dev/null))) ticks=$((t1 - t0)) ns=$((n1 - n0)) split=$x0/$x1 hz=100 secs=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')" \
 			"probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood) monitor_rc=$rc"
 		echo "@@BENCH-SUMMARY backend=$be rate=$rate $(grep '"summary":true' /tmp/bm.json)"
 		sed 's/^/@@BENCH-STDERR /' /tmp/bm.err | head -5
@@ -536,28 +546,77 @@ bench_monitor() {
 		sed 's/^/@@BENCH-SPLIT-STDERR /' /tmp/bm.err | head -5
 		echo "@@BENCH-SPLITRAW $(tar -C /tmp/sraw -czf - . | base64 -w0)"
 	fi
-	# the floor of the kernel backend: the same four hist triggers in an
-	# instance of the guest's own, their files read once a second by a
-	# minimal static reader (bench/histfloor.c) over the same window
+	# the floors of the kernel paths: the same hist triggers in instances of
+	# the guest's own, their files read once a second by a minimal static
+	# reader (bench/histfloor.c) over the same window. "counts": the four
+	# of --backend kernel with count columns; "times": those and, in a
+	# second instance, the wait and run times of the default columns
+	# (src/lib/klat.c), whose two time hists are read too; "times2048":
+	# the same with the time hists sized 2048 rather than 8192 (what a
+	# read of them costs for the slots the kernel walks)
 	[ -x /histfloor ] && [ -e $T/events/workqueue/workqueue_queue_work/hist ] || return 0
-	local I=$T/instances/histfloor out
-	for rate in idle 1000 10000 100000 0; do
-		mkdir $I
-		floor_triggers | while read -r ev t; do echo "$t" >>$I/events/workqueue/$ev/trigger; done
-		/histfloor $I 7 1 >/tmp/hf.out &
-		pid=$!
-		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
-		wait $pid
-		out=$(cat /tmp/hf.out)
-		if [ $rate = 100000 ]; then
-			# the files as the kernel wrote them (fixtures for wqctl's reader)
-			mkdir -p /tmp/fraw
-			for f in $I/events/workqueue/*/hist; do cp $f /tmp/fraw/$(basename $(dirname $f)).hist; done
-			echo "@@BENCH-FLOORRAW $(tar -C /tmp/fraw -czf - . | base64 -w0)"
-		fi
-		floor_triggers | tac | while read -r ev t; do echo "!$t" >>$I/events/workqueue/$ev/trigger; done
-		rmdir $I
-		echo "@@BENCH-FLOOR rate=$rate $out probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood)"
+	local I=$T/instances/histfloor I2=$T/instances/histfloor-lat out files kind f
+	for kind in counts times times2048; do
+		[ $kind != counts ] && ! { [ -e $T/synthetic_events ] && grep -q ' function;' $T/events/workqueue/workqueue_activate_work/format; } && continue
+		for rate in idle 1000 10000 100000 0; do
+			mkdir $I
+			floor_triggers | while read -r ev t; do echo "$t" >>$I/events/workqueue/$ev/trigger; done
+			files=
+			for f in queue_work activate_work execute_start execute_end; do files="$files $I/events/workqueue/workqueue_$f/hist"; done
+			if [ $kind != counts ]; then
+				mkdir $I2
+				LAT_SIZE=${kind#times} floor_lat_on $I2 || echo "@@BENCH-FLOOR-ERR $kind: $(tr '\n' ' ' <$T/error_log)"
+				files="$files $I2/events/synthetic/wqfl_w/hist $I2/events/synthetic/wqfl_r/hist"
+			fi
+			# shellcheck disable=SC2086 # the files, one word each
+			/histfloor 7 1 $files >/tmp/hf.out &
+			pid=$!
+			if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
+			wait $pid
+			out=$(cat /tmp/hf.out)
+			if [ $rate = 100000 ] && [ $kind = counts ]; then
+				# the files as the kernel wrote them (fixtures for wqctl's reader)
+				mkdir -p /tmp/fraw
+				for f in $I/events/workqueue/*/hist; do cp $f /tmp/fraw/$(basename $(dirname $f)).hist; done
+				echo "@@BENCH-FLOORRAW $(tar -C /tmp/fraw -czf - . | base64 -w0)"
+			fi
+			if [ $kind != counts ]; then
+				LAT_SIZE=${kind#times} floor_lat_off $I2
+				rmdir $I2
+			fi
+			floor_triggers | tac | while read -r ev t; do echo "!$t" >>$I/events/workqueue/$ev/trigger; done
+			rmdir $I
+			echo "@@BENCH-FLOOR kind=$kind rate=$rate $out probe=$([ $rate = idle ] && echo - || tr ' ' , <$P/flood)"
+		done
+	done
+}
+
+# what the default columns add to the counts where the kernel keeps times
+# (src/lib/klat.c: synthetic events and triggers, the times' hists sized
+# WQ_KLAT_MAP_SIZE, the variables' maps WQ_KLAT_VAR_MAP_SIZE), for the
+# floor: "-" lines go to synthetic_events, the rest to INSTANCE's files;
+# LAT_SIZE, if set, the time hists' size
+floor_lat() {
+	sed "s/:size=8192\$/:size=${LAT_SIZE:-8192}/" <<'LAT'
+- wqfl_w u64 fn; u64 wait
+- wqfl_r u64 fn; u64 run
+events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs
+events/workqueue/workqueue_execute_start/trigger hist:keys=work:size=16384:ts1=common_timestamp.usecs:wait=common_timestamp.usecs-$ts0:f=function:onmatch(workqueue.workqueue_queue_work).trace(wqfl_w,$f,$wait)
+events/synthetic/wqfl_w/trigger hist:keys=fn.sym,wait.log2:vals=hitcount,wait:sort=hitcount:size=8192
+events/workqueue/workqueue_execute_end/trigger hist:keys=work:size=16384:run=common_timestamp.usecs-$ts1:f2=function:onmatch(workqueue.workqueue_execute_start).trace(wqfl_r,$f2,$run)
+events/synthetic/wqfl_r/trigger hist:keys=fn.sym,run.log2:vals=hitcount,run:sort=hitcount:size=8192
+LAT
+}
+floor_lat_on() {
+	local f t
+	floor_lat | while read -r f t; do
+		if [ "$f" = - ]; then echo "$t" >>/sys/kernel/tracing/synthetic_events || exit 1; else echo "$t" >>"$1/$f" || exit 1; fi
+	done
+}
+floor_lat_off() {
+	local f t
+	floor_lat | tac | while read -r f t; do
+		if [ "$f" = - ]; then echo "!$t" >>/sys/kernel/tracing/synthetic_events; else echo "!$t" >>"$1/$f"; fi
 	done
 }
 
