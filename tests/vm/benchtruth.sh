@@ -88,7 +88,7 @@ while read -r line; do
 	reads=$(field "$line" reads) bytes=$(field "$line" bytes)
 	[ -n "$kind" ] || kind=counts
 	[ -n "$ns" ] || ns=$((ticks * 10000000))
-	be=$([ $kind = counts ] && echo kernel || echo default)
+	be=$(case $kind in counts*) echo kernel ;; *) echo default ;; esac)
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
 	mline=$(sed -n "s/^@@BENCH backend=$be rate=$rate //p" "$log" | head -1)
 	mon=$(field "$mline" ns)

@@ -553,23 +553,26 @@ bench_monitor() {
 	# second instance, the wait and run times of the default columns
 	# (src/lib/klat.c), whose two time hists are read too; "times2048":
 	# the same with the time hists sized 2048 rather than 8192 (what a
-	# read of them costs for the slots the kernel walks)
+	# read of them costs for the slots the kernel walks); "countswork":
+	# counts, plus user work of about wqctl's size an interval (histfloor
+	# -w 30: some 210,000 instructions, callgrind) - whether a flood makes
+	# user work itself dear in the guest
 	[ -x /histfloor ] && [ -e $T/events/workqueue/workqueue_queue_work/hist ] || return 0
 	local I=$T/instances/histfloor I2=$T/instances/histfloor-lat out files kind f
-	for kind in counts times times2048; do
-		[ $kind != counts ] && ! { [ -e $T/synthetic_events ] && grep -q ' function;' $T/events/workqueue/workqueue_activate_work/format; } && continue
+	for kind in counts times times2048 countswork; do
+		[ "${kind#times}" != "$kind" ] && ! { [ -e $T/synthetic_events ] && grep -q ' function;' $T/events/workqueue/workqueue_activate_work/format; } && continue
 		for rate in idle 1000 10000 100000 0; do
 			mkdir $I
 			floor_triggers | while read -r ev t; do echo "$t" >>$I/events/workqueue/$ev/trigger; done
 			files=
 			for f in queue_work activate_work execute_start execute_end; do files="$files $I/events/workqueue/workqueue_$f/hist"; done
-			if [ $kind != counts ]; then
+			if [ "${kind#times}" != "$kind" ]; then
 				mkdir $I2
 				LAT_SIZE=${kind#times} floor_lat_on $I2 || echo "@@BENCH-FLOOR-ERR $kind: $(tr '\n' ' ' <$T/error_log)"
 				files="$files $I2/events/synthetic/wqfl_w/hist $I2/events/synthetic/wqfl_r/hist"
 			fi
-			# shellcheck disable=SC2086 # the files, one word each
-			/histfloor 7 1 $files >/tmp/hf.out &
+			# shellcheck disable=SC2086,SC2046 # the files, one word each; -w N or nothing
+			/histfloor 7 1 $([ $kind = countswork ] && echo -w 30) $files >/tmp/hf.out &
 			pid=$!
 			if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
 			wait $pid
@@ -580,7 +583,7 @@ bench_monitor() {
 				for f in $I/events/workqueue/*/hist; do cp $f /tmp/fraw/$(basename $(dirname $f)).hist; done
 				echo "@@BENCH-FLOORRAW $(tar -C /tmp/fraw -czf - . | base64 -w0)"
 			fi
-			if [ $kind != counts ]; then
+			if [ "${kind#times}" != "$kind" ]; then
 				LAT_SIZE=${kind#times} floor_lat_off $I2
 				rmdir $I2
 			fi
