@@ -243,16 +243,14 @@ int wq_fnjoin_feed(struct wq_fnjoin *j, const struct wq_hist_sec *const sec[WQ_K
 					return e->key[1] ? -ENOMEM : -EBADMSG;
 			}
 			seen = q ? &q->seen : &f->seen[ev];
-			d = e->hitcount >= *seen ? e->hitcount - *seen : 0;
-			*seen = e->hitcount;
+			d = wq_kjoin_since(e->hitcount, seen);
 			f->d[ev] += d;
 			if (q) {
 				q->d += d;
 				q->total += d;
 			}
 		}
-		*dropped += sec[ev]->dropped > j->dropped[ev] ? sec[ev]->dropped - j->dropped[ev] : 0;
-		j->dropped[ev] = sec[ev]->dropped;
+		*dropped += wq_kjoin_since(sec[ev]->dropped, &j->dropped[ev]);
 	}
 	for (size_t i = 0; i < j->nfn; i++) {
 		struct fn *f = &j->fn[i];
@@ -273,10 +271,8 @@ int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, cons
 	const struct wq_hist_sec *sec[NLAT] = {wait, run};
 
 	*dropped = 0;
-	for (int l = 0; l < NLAT; l++) {
-		*dropped += sec[l]->dropped > j->ldropped[l] ? sec[l]->dropped - j->ldropped[l] : 0;
-		j->ldropped[l] = sec[l]->dropped;
-	}
+	for (int l = 0; l < NLAT; l++)
+		*dropped += wq_kjoin_since(sec[l]->dropped, &j->ldropped[l]);
 
 	for (size_t i = 0; i < j->wqs.n; i++) {
 		memset(j->wqs.wq[i].lb, 0, sizeof(j->wqs.wq[i].lb));
@@ -305,10 +301,8 @@ int wq_fnjoin_feed_lat(struct wq_fnjoin *j, const struct wq_hist_sec *wait, cons
 			if (b >= WRAPPED || (e->hitcount && e->val / e->hitcount >= 1ULL << WRAPPED))
 				continue;
 			f = &j->fn[fi];
-			f->ld[l][b] += e->hitcount >= f->lseen[l][b] ? e->hitcount - f->lseen[l][b] : 0;
-			f->lseen[l][b] = e->hitcount;
-			f->sd[l][b] += e->val >= f->sseen[l][b] ? e->val - f->sseen[l][b] : 0;
-			f->sseen[l][b] = e->val;
+			f->ld[l][b] += wq_kjoin_since(e->hitcount, &f->lseen[l][b]);
+			f->sd[l][b] += wq_kjoin_since(e->val, &f->sseen[l][b]);
 		}
 	for (size_t i = 0; i < j->nfn; i++) {
 		struct fn *f = &j->fn[i];

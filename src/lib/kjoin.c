@@ -134,8 +134,7 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 			if (!it || (ev == WQ_KJ_QUEUE && !pair))
 				return -ENOMEM;
 			seen = ev == WQ_KJ_QUEUE ? &pair->seen[ev] : &it->seen[ev];
-			d = e->hitcount >= *seen ? e->hitcount - *seen : 0;
-			*seen = e->hitcount;
+			d = wq_kjoin_since(e->hitcount, seen);
 			if (ev == WQ_KJ_QUEUE) {
 				/* exact per workqueue; the work now belongs to the workqueue it was queued on */
 				j->wqs.wq[w].n[ev] += d;
@@ -157,8 +156,7 @@ int wq_kjoin_feed(struct wq_kjoin *j, const struct wq_hist_sec *const sec[WQ_KJ_
 			else
 				it->running -= (int)d;
 		}
-		*dropped += sec[ev]->dropped > j->dropped[ev] ? sec[ev]->dropped - j->dropped[ev] : 0;
-		j->dropped[ev] = sec[ev]->dropped;
+		*dropped += wq_kjoin_since(sec[ev]->dropped, &j->dropped[ev]);
 	}
 	/* pending and in flight now */
 	for (size_t i = 0; i < j->wqs.n; i++)

@@ -60,6 +60,18 @@ struct wq_kjoin_wqs {
 /* name's index, added (zeroed) when new; -ENOMEM. */
 int wq_kjoin_wqs_index(struct wq_kjoin_wqs *s, const char *name);
 /*
+ * What a count the kernel keeps for the whole run (a hitcount, a sum,
+ * Dropped) gained since *seen, its value as last read; 0 if it went back.
+ * *seen becomes now.
+ */
+static inline unsigned long long wq_kjoin_since(unsigned long long now, unsigned long long *seen)
+{
+	unsigned long long d = now >= *seen ? now - *seen : 0;
+
+	*seen = now;
+	return d;
+}
+/*
  * Rows (sorted by name, valid until the next call) of those with counts,
  * of the last feed or with whole of every one, or items pending or in
  * flight; rates over seconds; wait and run times from the buckets when

@@ -263,14 +263,13 @@ mon_ready() {
 	sleep 0.5
 }
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
-# the scheduler's run time of a process's threads in ns (not cut to ticks)
-cpu_ns() { cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
-# how its CPU time splits, for the bench's report: "utime,stime,slices"
-# (ticks of user and system time, /proc/PID/stat; times it was put on a
-# CPU, schedstat's third field)
-cpu_split() {
-	printf '%s,%s\n' "$(awk '{ printf "%d,%d", $14, $15 }' /proc/$1/stat)" \
-		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ s += $3 } END { printf "%.0f", s }')"
+# a process's CPU time so far, each file read once: "TICKS UTIME,STIME NS
+# SLICES" (user + system ticks of 10 ms, /proc/PID/stat; the scheduler's
+# run time in ns and the times it was put on a CPU, summed over its
+# threads' schedstat)
+cpu_now() {
+	echo "$(awk '{ printf "%d %d,%d", $14 + $15, $14, $15 }' /proc/$1/stat)" \
+		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ n += $1; c += $3 } END { printf "%.0f %.0f", n, c }')"
 }
 wait_done() {
 	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
@@ -487,11 +486,15 @@ bench_monitor() {
 		fi
 		pid=$!
 		mon_ready $pid
-		t0=$(cpu_ticks $pid) n0=$(cpu_ns $pid) x0=$(cpu_split $pid)
+		# shellcheck disable=SC2086 # four fields
+		set -- $(cpu_now $pid)
+		t0=$1 x0=$2,$4 n0=$3
 		s0=$(cut -d' ' -f1 /proc/uptime)
 		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
 		sleep 2
-		t1=$(cpu_ticks $pid) n1=$(cpu_ns $pid) x1=$(cpu_split $pid)
+		# shellcheck disable=SC2086 # four fields
+		set -- $(cpu_now $pid)
+		t1=$1 x1=$2,$4 n1=$3
 		s1=$(cut -d' ' -f1 /proc/uptime)
 		kill -INT $pid
 		wait $pid
@@ -551,24 +554,22 @@ bench_monitor() {
 	# reader (bench/histfloor.c) over the same window. "counts": the four
 	# of --backend kernel with count columns; "times": those and, in a
 	# second instance, the wait and run times of the default columns
-	# (src/lib/klat.c), whose two time hists are read too; "times2048":
-	# the same with the time hists sized 2048 rather than 8192 (what a
-	# read of them costs for the slots the kernel walks); "countswork":
+	# (src/lib/klat.c), whose two time hists are read too; "countswork":
 	# counts, plus user work of about wqctl's size an interval (histfloor
 	# -w 30: some 210,000 instructions, callgrind) - whether a flood makes
 	# user work itself dear in the guest
 	[ -x /histfloor ] && [ -e $T/events/workqueue/workqueue_queue_work/hist ] || return 0
 	local I=$T/instances/histfloor I2=$T/instances/histfloor-lat out files kind f
-	for kind in counts times times2048 countswork; do
-		[ "${kind#times}" != "$kind" ] && ! { [ -e $T/synthetic_events ] && grep -q ' function;' $T/events/workqueue/workqueue_activate_work/format; } && continue
+	for kind in counts times countswork; do
+		[ $kind = times ] && ! { [ -e $T/synthetic_events ] && grep -q ' function;' $T/events/workqueue/workqueue_activate_work/format; } && continue
 		for rate in idle 1000 10000 100000 0; do
 			mkdir $I
 			floor_triggers | while read -r ev t; do echo "$t" >>$I/events/workqueue/$ev/trigger; done
 			files=
 			for f in queue_work activate_work execute_start execute_end; do files="$files $I/events/workqueue/workqueue_$f/hist"; done
-			if [ "${kind#times}" != "$kind" ]; then
+			if [ $kind = times ]; then
 				mkdir $I2
-				LAT_SIZE=${kind#times} floor_lat_on $I2 || echo "@@BENCH-FLOOR-ERR $kind: $(tr '\n' ' ' <$T/error_log)"
+				floor_lat_on $I2 || echo "@@BENCH-FLOOR-ERR $kind: $(tr '\n' ' ' <$T/error_log)"
 				files="$files $I2/events/synthetic/wqfl_w/hist $I2/events/synthetic/wqfl_r/hist"
 			fi
 			# shellcheck disable=SC2086,SC2046 # the files, one word each; -w N or nothing
@@ -583,8 +584,8 @@ bench_monitor() {
 				for f in $I/events/workqueue/*/hist; do cp $f /tmp/fraw/$(basename $(dirname $f)).hist; done
 				echo "@@BENCH-FLOORRAW $(tar -C /tmp/fraw -czf - . | base64 -w0)"
 			fi
-			if [ "${kind#times}" != "$kind" ]; then
-				LAT_SIZE=${kind#times} floor_lat_off $I2
+			if [ $kind = times ]; then
+				floor_lat_off $I2
 				rmdir $I2
 			fi
 			floor_triggers | tac | while read -r ev t; do echo "!$t" >>$I/events/workqueue/$ev/trigger; done
@@ -597,10 +598,9 @@ bench_monitor() {
 # what the default columns add to the counts where the kernel keeps times
 # (src/lib/klat.c: synthetic events and triggers, the times' hists sized
 # WQ_KLAT_MAP_SIZE, the variables' maps WQ_KLAT_VAR_MAP_SIZE), for the
-# floor: "-" lines go to synthetic_events, the rest to INSTANCE's files;
-# LAT_SIZE, if set, the time hists' size
+# floor: "-" lines go to synthetic_events, the rest to INSTANCE's files
 floor_lat() {
-	sed "s/:size=8192\$/:size=${LAT_SIZE:-8192}/" <<'LAT'
+	cat <<'LAT'
 - wqfl_w u64 fn; u64 wait
 - wqfl_r u64 fn; u64 run
 events/workqueue/workqueue_queue_work/trigger hist:keys=work:size=16384:ts0=common_timestamp.usecs
