@@ -262,14 +262,23 @@ mon_ready() {
 	echo "@@MONREADY pid=$1 waited=$i backend=$MON_BACKEND"
 	sleep 0.5
 }
+# wait (at most 10 s) for FILE's first line: a monitor's first interval
+first_line() {
+	local i=0
+	while [ $i -lt 100 ] && ! [ -s "$1" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
 # a process's CPU time so far, each file read once: "TICKS UTIME,STIME NS
-# SLICES" (user + system ticks of 10 ms, /proc/PID/stat; the scheduler's
-# run time in ns and the times it was put on a CPU, summed over its
-# threads' schedstat)
+# SLICES FAULTS READS" (user + system ticks of 10 ms and minor page faults,
+# /proc/PID/stat; the scheduler's run time in ns and the times it was put on
+# a CPU, summed over its threads' schedstat; read system calls, /proc/PID/io)
 cpu_now() {
 	echo "$(awk '{ printf "%d %d,%d", $14 + $15, $14, $15 }' /proc/$1/stat)" \
-		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ n += $1; c += $3 } END { printf "%.0f %.0f", n, c }')"
+		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ n += $1; c += $3 } END { printf "%.0f %.0f", n, c }')" \
+		"$(awk '{ print $10 }' /proc/$1/stat) $(sed -n 's/^syscr: //p' /proc/$1/io)"
 }
 wait_done() {
 	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
@@ -463,7 +472,7 @@ rootmask_truth() {
 # against the probe's. "idle" is monitor with no flood: the floor. The
 # window is the flood and 2 s after it, so monitor reads the last events.
 bench_monitor() {
-	local rate pid pid2 rc t0 t1 n0 n1 x0 x1 s0 s1 T=/sys/kernel/tracing
+	local rate pid pid2 pid3 be rc t0 t1 n0 n1 x0 x1 s0 s1 T=/sys/kernel/tracing
 	[ -f /wqprobe.ko ] || { echo "@@BENCH-ERR no probe for this kernel"; return; }
 	insmod /wqprobe.ko || { echo "@@BENCH-ERR insmod"; return; }
 	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
@@ -486,15 +495,18 @@ bench_monitor() {
 		fi
 		pid=$!
 		mon_ready $pid
-		# shellcheck disable=SC2086 # four fields
+		# from its first interval's line on: what it does once (the
+		# workqueue's limit, the topology under it) is not its cost a second
+		first_line /tmp/bm.json
+		# shellcheck disable=SC2086 # six fields
 		set -- $(cpu_now $pid)
-		t0=$1 x0=$2,$4 n0=$3
+		t0=$1 x0=$2,$4,$5,$6 n0=$3
 		s0=$(cut -d' ' -f1 /proc/uptime)
 		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
 		sleep 2
-		# shellcheck disable=SC2086 # four fields
+		# shellcheck disable=SC2086 # six fields
 		set -- $(cpu_now $pid)
-		t1=$1 x1=$2,$4 n1=$3
+		t1=$1 x1=$2,$4,$5,$6 n1=$3
 		s1=$(cut -d' ' -f1 /proc/uptime)
 		kill -INT $pid
 		wait $pid
@@ -504,9 +516,13 @@ bench_monitor() {
 		echo "@@BENCH-SUMMARY backend=$be rate=$rate $(grep '"summary":true' /tmp/bm.json)"
 		sed 's/^/@@BENCH-STDERR /' /tmp/bm.err | head -5
 	done; done
-	# the same load seen by both paths at once: the streaming one and the
-	# default one (wait and run times from the kernel where it can), their
-	# summaries side by side (quantiles within the log2 bucket's error)
+	# the same load seen by both paths at once: a streaming monitor, the
+	# default one (wait and run times from the kernel where it can) and a
+	# second streaming one, set up in that order, which is the order in
+	# which each event reaches them; their summaries side by side
+	# (quantiles within the log2 bucket's error, give or take what the two
+	# streaming ones, one tracer further apart than either is from the
+	# default, measure apart on the same items)
 	for rate in 1000 10000; do
 		wqctl monitor -J -i 1 --backend stream wqflood >/tmp/bq1.json 2>/tmp/bq1.err &
 		pid=$!
@@ -514,14 +530,19 @@ bench_monitor() {
 		wqctl monitor -J -i 1 wqflood >/tmp/bq2.json 2>/tmp/bq2.err &
 		pid2=$!
 		mon_ready $pid2
+		be=$MON_BACKEND
+		wqctl monitor -J -i 1 --backend stream wqflood >/tmp/bq3.json 2>/tmp/bq3.err &
+		pid3=$!
+		mon_ready $pid3 >/dev/null
 		echo "$rate 5000" >$P/flood
 		sleep 2
-		kill -INT $pid $pid2
-		wait $pid $pid2
-		echo "@@BENCH-QUANT rate=$rate backend=$MON_BACKEND probe=$(tr ' ' , <$P/flood)"
+		kill -INT $pid $pid2 $pid3
+		wait $pid $pid2 $pid3
+		echo "@@BENCH-QUANT rate=$rate backend=$be probe=$(tr ' ' , <$P/flood)"
 		echo "@@BENCH-QUANT-STREAM $(grep '"summary":true' /tmp/bq1.json)"
 		echo "@@BENCH-QUANT-DEFAULT $(grep '"summary":true' /tmp/bq2.json)"
-		sed 's/^/@@BENCH-STDERR /' /tmp/bq1.err /tmp/bq2.err | head -5
+		echo "@@BENCH-QUANT-STREAM2 $(grep '"summary":true' /tmp/bq3.json)"
+		sed 's/^/@@BENCH-STDERR /' /tmp/bq1.err /tmp/bq2.err /tmp/bq3.err | head -5
 	done
 	# one function on two workqueues (the probe's split flood): the kernel
 	# backend counts each one's queueing exactly and shares the function's
