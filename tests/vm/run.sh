@@ -7,7 +7,7 @@
 # their kernels.sh tag, default "A C L X R": 6.1, 6.12, 6.18, 7.3, 7.3-rt),
 # VM_LAYOUTS (restricts each kernel's layouts, see BOOTS), VM_ACCEL (skip the
 # KVM probe: tcg or kvm), VM_BENCH (boot only monitor's cost benchmark, make
-# bench-monitor).
+# bench-monitor), VM_BENCH_LAYOUT (its layout, default host: see SMP).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
