@@ -470,7 +470,8 @@ rootmask_truth() {
 # while the probe floods its workqueue wqflood with short items at set
 # rates (0: as fast as one CPU queues them), and monitor's counts of them
 # against the probe's. "idle" is monitor with no flood: the floor. The
-# window is the flood and 2 s after it, so monitor reads the last events.
+# window runs from monitor's first interval's line to 2 s after the flood,
+# so monitor reads the last events.
 bench_monitor() {
 	local rate pid pid2 pid3 be rc t0 t1 n0 n1 x0 x1 s0 s1 T=/sys/kernel/tracing
 	[ -f /wqprobe.ko ] || { echo "@@BENCH-ERR no probe for this kernel"; return; }

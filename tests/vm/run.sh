@@ -192,10 +192,10 @@ rows=$cache/rows.txt
 : >"$rows"
 rm -f "$report.rows" "$cache/monitor-cost.txt"
 
-# boot_truth TAG NAME APPEND SCRIPT ARGS...: one boot of $krel on the even layout, its guest log
-# judged by tests/vm/SCRIPT LOG TAG N ARGS... (TAP numbered on from n); a boot that died before
-# /init is tried once more
-boot_truth() { # tag log-name append truth-script [its arguments] (layout: $BOOT_LAYOUT, else even)
+# boot_truth TAG NAME APPEND SCRIPT ARGS...: one boot of $krel on the even layout (or
+# $BOOT_LAYOUT), its guest log judged by tests/vm/SCRIPT LOG TAG N ARGS... (TAP numbered on
+# from n); a boot that died before /init is tried once more
+boot_truth() {
 	local tag=$1 log=$cache/boot-$krel-$2.log append=$3 script=$4 start try
 	shift 4
 	EXTRA_QEMU=()
