@@ -496,8 +496,9 @@ bench_monitor() {
 		fi
 		pid=$!
 		mon_ready $pid
-		# from its first interval's line on: what it does once (the
-		# workqueue's limit, the topology under it) is not its cost a second
+		# from its first interval's line on: its set-up is not its cost a
+		# second (the lookup of a workqueue's limit when it first shows up
+		# is still in: wqflood shows up with the flood)
 		first_line /tmp/bm.json
 		# shellcheck disable=SC2086 # six fields
 		set -- $(cpu_now $pid)
