@@ -3,8 +3,8 @@
 # wqctl monitor ran while the probe queued short items to wqflood at 1k,
 # 10k and 100k a second and as fast as one CPU could, 5 s each, and once
 # with no flood (the floor). Its CPU time comes from the guest's
-# /proc/PID/task/*/schedstat (the scheduler's run time in ns) over the
-# flood and 2 s after it; its counts from the summary line of its JSON; the truth
+# /proc/PID/task/*/schedstat (the scheduler's run time in ns) from its
+# first interval's line to 2 s after the flood; its counts from the summary line of its JSON; the truth
 # from the probe's own counters. Each run is a test: monitor counted
 # exactly what the probe queued and ran, or said it lost events; the
 # figures go to a Markdown table (one row per rate) whatever they are.

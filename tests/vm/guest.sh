@@ -187,10 +187,12 @@ monitor_truth() {
 	pid=$!
 	mon_ready $pid
 	s=$(cut -d' ' -f1 /proc/uptime)
-	t0=$(cpu_ticks $pid)
+	set -- $(cpu_now $pid)
+	t0=$1
 	echo "250 $(cat /sys/devices/system/cpu/online) 1 0" >$P/run
 	wait_done
-	t1=$(cpu_ticks $pid)
+	set -- $(cpu_now $pid)
+	t1=$1
 	e=$(cut -d' ' -f1 /proc/uptime)
 	# one more interval, so the last items are printed before monitor stops
 	sleep 2
@@ -262,23 +264,25 @@ mon_ready() {
 	echo "@@MONREADY pid=$1 waited=$i backend=$MON_BACKEND"
 	sleep 0.5
 }
-# wait (at most 10 s) for FILE's first line: a monitor's first interval
-first_line() {
-	local i=0
-	while [ $i -lt 100 ] && ! [ -s "$1" ]; do
+# run CMD every 0.1 s until it succeeds, N times at most (1 if it never did)
+poll() {
+	local n=$1 i=1
+	shift
+	until "$@"; do
+		[ $i -lt "$n" ] || return 1
 		sleep 0.1
 		i=$((i + 1))
 	done
 }
-cpu_ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
-# a process's CPU time so far, each file read once: "TICKS UTIME,STIME NS
-# SLICES FAULTS READS" (user + system ticks of 10 ms and minor page faults,
-# /proc/PID/stat; the scheduler's run time in ns and the times it was put on
-# a CPU, summed over its threads' schedstat; read system calls, /proc/PID/io)
+# a process's CPU time so far, each file read once: "TICKS NS
+# UTIME,STIME,SLICES,FAULTS,READS" (user + system ticks of 10 ms and minor
+# page faults, /proc/PID/stat; the scheduler's run time in ns and the times
+# it was put on a CPU, summed over its threads' schedstat; read system
+# calls, /proc/PID/io)
 cpu_now() {
-	echo "$(awk '{ printf "%d %d,%d", $14 + $15, $14, $15 }' /proc/$1/stat)" \
-		"$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ n += $1; c += $3 } END { printf "%.0f %.0f", n, c }')" \
-		"$(awk '{ print $10 }' /proc/$1/stat) $(sed -n 's/^syscr: //p' /proc/$1/io)"
+	awk -v sc="$(cat /proc/$1/task/*/schedstat 2>/dev/null | awk '{ n += $1; c += $3 } END { printf "%.0f %.0f", n, c }')" \
+		-v rd="$(sed -n 's/^syscr: //p' /proc/$1/io)" \
+		'{ split(sc, s, " "); printf "%d %s %d,%d,%s,%d,%s\n", $14 + $15, s[1], $14, $15, s[2], $10, rd }' /proc/$1/stat
 }
 wait_done() {
 	while [ "$(sed -n 's/.* done \([0-9]*\) .*/\1/p' $P/stats)" -lt "$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" ]; do
@@ -340,8 +344,7 @@ EOF
 
 	# fio: its libraries travel on the disk image, beside the file system it writes
 	for m in /modules/*.ko; do [ -f "$m" ] && insmod "$m" 2>/dev/null; done
-	i=0
-	while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	poll 100 [ -b /dev/vda ]
 	mkdir -p /mnt
 	if ! mount -t ext4 /dev/vda /mnt 2>/tmp/mount.err; then
 		echo "@@EXP fio rc=mount $(tr '\n' ' ' </tmp/mount.err)"
@@ -499,16 +502,16 @@ bench_monitor() {
 		# from its first interval's line on: its set-up is not its cost a
 		# second (the lookup of a workqueue's limit when it first shows up
 		# is still in: wqflood shows up with the flood)
-		first_line /tmp/bm.json
-		# shellcheck disable=SC2086 # six fields
+		poll 100 [ -s /tmp/bm.json ]
+		# shellcheck disable=SC2046 # three fields
 		set -- $(cpu_now $pid)
-		t0=$1 x0=$2,$4,$5,$6 n0=$3
+		t0=$1 n0=$2 x0=$3
 		s0=$(cut -d' ' -f1 /proc/uptime)
 		if [ $rate = idle ]; then sleep 5; else echo "$rate 5000" >$P/flood; fi
 		sleep 2
-		# shellcheck disable=SC2086 # six fields
+		# shellcheck disable=SC2046 # three fields
 		set -- $(cpu_now $pid)
-		t1=$1 x1=$2,$4,$5,$6 n1=$3
+		t1=$1 n1=$2 x1=$3
 		s1=$(cut -d' ' -f1 /proc/uptime)
 		kill -INT $pid
 		wait $pid
