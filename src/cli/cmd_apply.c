@@ -166,7 +166,7 @@ static void report_skips(const struct wq_skips *k)
 		const struct wq_skip *g = &k->v[i];
 		char wqs[256];
 
-		if (g->status == WQ_SET_SKIPPED)
+		if (wq_conds[g->cond].severity != WQ_SEV_INFO)
 			continue; /* said as a warning already (cli_report_settings) */
 		if (g->section) {
 			printf("skipped: %s:%d: [workqueue %s]: %s\n", g->file, g->line, g->what, g->why);
@@ -196,7 +196,10 @@ static json_object *json_skips(const struct wq_skips *k)
 		json_object_object_add(x, "line", json_object_new_int(g->line));
 		json_object_object_add(x, "section", g->section ? json_object_new_string(g->what) : NULL);
 		json_object_object_add(x, "attribute", g->section ? NULL : json_object_new_string(g->what));
-		json_object_object_add(x, "status", json_object_new_string(wq_setting_status_name(g->status)));
+		json_object_object_add(x, "status", json_object_new_string(wq_conds[g->cond].status));
+		json_object_object_add(x, "condition", json_object_new_string(wq_conds[g->cond].code));
+		json_object_object_add(x, "severity",
+				       json_object_new_string(wq_severity_name(wq_conds[g->cond].severity)));
 		json_object_object_add(x, "why", json_object_new_string(g->why));
 		for (size_t j = 0; j < g->nwqs; j++)
 			json_object_array_add(w, json_object_new_string(g->wqs[j]));
@@ -469,9 +472,9 @@ static int run(struct cli *cli, int argc, char **argv)
 				plan_report_changes(&plan);
 		}
 	}
-	/* the rest was applied; what this machine could not take makes it a partial success (exit 1) */
-	for (size_t i = 0; i < st.n && !dry; i++)
-		skipped += st.v[i].machine;
+	/* the rest was applied; a setting not in force here for a warning makes it a partial success (exit 1) */
+	for (size_t i = 0; i < st.n; i++)
+		skipped += wq_conds[st.v[i].cond].exit[WQ_CMD_APPLY] == EXIT_FAIL;
 	if (rc == EXIT_OK && skipped) {
 		cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
 			skipped, skipped == 1 ? "" : "s");

@@ -29,6 +29,7 @@ static const struct colinfo cols[] = {
 struct tally {
 	struct out *o;
 	int errors, warnings, findings;
+	int settings_exit; /* --profile: the worst exit status its settings' conditions give (verdict.h) */
 };
 
 static void on_finding(void *data, const struct wq_finding *f)
@@ -84,7 +85,8 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 	}
 	/* sections whose condition does not hold here */
 	for (size_t i = 0; i < set.ns; i++) {
-		struct wq_finding f = {.severity = WQ_SEV_INFO, .code = "when-false"};
+		struct wq_finding f = {.severity = wq_conds[WQ_COND_WHEN].severity,
+				       .code = wq_conds[WQ_COND_WHEN].code};
 
 		if (!set.s[i].when_off)
 			continue;
@@ -95,7 +97,8 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 	}
 	/* a profile used outside the kernels it says it is for: once per profile */
 	for (size_t i = 0; i < set.ns; i++) {
-		struct wq_finding f = {.severity = WQ_SEV_WARNING, .code = "profile-kernels"};
+		struct wq_finding f = {.severity = wq_conds[WQ_COND_KERNELS].severity,
+				       .code = wq_conds[WQ_COND_KERNELS].code};
 		bool seen = false;
 
 		for (size_t k = 0; k < i && !seen; k++)
@@ -113,27 +116,18 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 		struct wq_finding f = {.severity = WQ_SEV_INFO};
 		size_t j = i;
 
-		/* one finding per setting that will not be applied as written */
+		/* one finding per setting that will not be applied as written, as the table says (verdict.h) */
 		for (; j < st.n && (j == i || (st.v[j].wq && x->wq && !strcmp(st.v[j].wq, x->wq))); j++) {
 			const struct wq_setting *y = &st.v[j];
 
 			snprintf(f.target, sizeof(f.target), "%s", y->object);
-			f.severity = WQ_SEV_INFO;
-			f.code = NULL;
-			switch (y->status) {
-			case WQ_SET_INVALID:
-				f.severity = WQ_SEV_ERROR;
-				f.code = "invalid-value";
-				break;
-			case WQ_SET_SKIPPED:
-				f.severity = WQ_SEV_ERROR;
-				f.code = "local-no-owner";
-				break;
-			case WQ_SET_UNSUPPORTED: f.code = "unsupported"; break;
-			case WQ_SET_ABSENT: f.code = "absent"; break;
-			default: break;
-			}
-			if (f.code) {
+			t->settings_exit = wq_cond_exit_worse(t->settings_exit, wq_conds[y->cond].exit[WQ_CMD_CHECK]);
+			/* the profile-kernels finding above says it once per profile */
+			if (y->cond == WQ_COND_KERNELS)
+				continue;
+			if (y->cond != WQ_COND_OK) {
+				f.severity = wq_conds[y->cond].severity;
+				f.code = wq_conds[y->cond].code;
 				snprintf(f.message, sizeof(f.message), "%s:%d: %s", y->file, y->line, y->why);
 				on_finding(t, &f);
 				continue;
@@ -273,6 +267,9 @@ print:
 	out_free(&o);
 	if (rc == EXIT_OK && (t.errors || (strict && t.warnings)))
 		rc = EXIT_FINDINGS;
+	/* --profile: a setting apply would skip with a warning fails check too, so that 0 means a clean apply */
+	if (rc == EXIT_OK)
+		rc = t.settings_exit;
 	return rc;
 }
 

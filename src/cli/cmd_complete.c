@@ -13,6 +13,7 @@
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/topo.h"
+#include "../lib/verdict.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "profiles.h"
@@ -207,6 +208,13 @@ static int run(struct cli *cli, int argc, char **argv)
 
 		for (size_t i = 0; i < ARRAY_SIZE(m); i++)
 			printf("%s\n", m[i]);
+	} else if (!strcmp(what, "conditions")) {
+		/* the verdicts' table, tab-separated (wqctl.profile(5) CONDITIONS is checked against it) */
+		for (int i = 0; i < WQ_COND_NR; i++)
+			printf("%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", wq_conds[i].code,
+			       wq_severity_name(wq_conds[i].severity), wq_conds[i].status, wq_conds[i].apply,
+			       wq_conds[i].exit[WQ_CMD_CHECK], wq_conds[i].exit[WQ_CMD_APPLY],
+			       wq_conds[i].exit[WQ_CMD_VERIFY], wq_conds[i].meaning);
 	} else if (!strcmp(what, "columns") && c) {
 		char *sub[] = {argv[2], NULL};
 
@@ -220,7 +228,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(
 		    cli,
 		    "__complete: commands|options [CMD]|attributes|scopes|values NAME [WQ...]|workqueues|knobs|profiles|"
-		    "experiments|metrics|columns CMD");
+		    "experiments|metrics|conditions|columns CMD");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -231,7 +239,7 @@ const struct cmd cmd_complete = {
     .run = run,
     .summary = "words for shell completion",
     .usage = "commands | options [COMMAND] | attributes | scopes | values NAME | workqueues | knobs | profiles | "
-	     "experiments | metrics | columns COMMAND",
+	     "experiments | metrics | conditions | columns COMMAND",
     .options = NULL,
     .hidden = true,
 };

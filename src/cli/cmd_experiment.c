@@ -22,7 +22,7 @@
 #include "../lib/experiment.h"
 #include "../lib/khist.h"
 #include "../lib/macro.h"
-#include "../lib/minact.h"
+#include "../lib/verdict.h"
 #include "../lib/mountopt.h"
 #include "../lib/owner.h"
 #include "../lib/sampler.h"
@@ -247,40 +247,37 @@ static int axis_from_set(struct xp *x, const char *spec)
 			goto out;
 		}
 		snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
-		if (d->unbound_only && !wi.unbound) {
-			if (cli_is_glob(wq)) {
-				cli_warn(cli, "%s: skipped: per-cpu workqueues have no %s", obj, d->name);
-				wq_info_clear(&wi);
-				continue;
-			}
-			cli_err(cli, "%s: per-cpu workqueues have no %s", obj, d->name);
-			wq_info_clear(&wi);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (!wi.raw[attr]) {
-			cli_err(cli, "%s: cannot read the current value: %s", obj, wq_strerror(-wi.err[attr]));
-			wq_info_clear(&wi);
-			rc = EXIT_FAIL;
-			goto out;
-		}
 		wq_owner_resolve(cli->ctx, names[t], &owner);
 		wq_attr_path(path, sizeof(path), wi.name, d->name);
 		for (size_t v = 0; v < nv && rc == EXIT_OK; v++) {
-			_cleanup_free_ char *newv = NULL;
-			char why[512];
+			struct wq_req_verdict vd;
 
-			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)attr, owner.node, vals[v], &newv, why,
-					  sizeof(why));
-			if (r < 0) {
-				cli_err(cli, "%s: invalid value '%s': %s", obj, vals[v], why);
-				rc = EXIT_USAGE;
-			} else if (wq_minact_check_write(cli->ctx, &wi, attr, newv, e->force) < 0) {
-				rc = EXIT_USAGE;
-			} else if (wq_exp_choice_add(e, &ax->c[v], obj, path, d->type, wi.raw[attr], wi.name, newv,
+			if (wq_request_attr(
+				cli->ctx,
+				&(struct wq_request){.wi = &wi,
+						     .attr = (enum wq_attr)attr,
+						     .value = vals[v],
+						     .owner_node = owner.node,
+						     .owner_why = owner.o.kind == WQ_OWNER_NONE ? NULL : owner.node_why,
+						     .flags = e->force ? WQ_REQ_FORCE : 0},
+				&vd) < 0) {
+				rc = EXIT_FAIL;
+				break;
+			}
+			/* a glob that reaches per-cpu workqueues: those lack the unbound attributes (as set) */
+			if (vd.cond == WQ_COND_PERCPU && cli_is_glob(wq)) {
+				if (v == 0)
+					cli_warn(cli, "%s: skipped: %s", obj, vd.why);
+				break;
+			}
+			if (vd.cond != WQ_COND_OK) {
+				cli_say_refusal(cli, obj, vals[v], &vd);
+				rc = vd.cond == WQ_COND_UNREADABLE ? EXIT_FAIL : EXIT_USAGE;
+			} else if (wq_exp_choice_add(e, &ax->c[v], obj, path, d->type, wi.raw[attr], wi.name, vd.write,
 						     vals[v]) < 0) {
 				rc = EXIT_FAIL;
 			}
+			wq_req_verdict_clear(&vd);
 		}
 		wq_owner_info_clear(&owner);
 		wq_info_clear(&wi);

@@ -10,8 +10,10 @@
 #include "../lib/knob.h"
 #include "../lib/macro.h"
 #include "../lib/plan.h"
+#include "../lib/verdict.h"
 #include "cli.h"
 #include "plan_out.h"
+#include "profiles.h"
 
 enum { COL_NAME, COL_VALUE, COL_WRITABLE, COL_SINCE, COL_DESCRIPTION, COL_PATH };
 
@@ -119,10 +121,9 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 	int invalid = 0, rc;
 
 	for (int i = 0; i < n; i++) {
-		char *eq = strchr(args[i], '='), why[512];
-		_cleanup_free_ char *newv = NULL;
+		char *eq = strchr(args[i], '=');
+		struct wq_req_verdict v = {0};
 		struct wq_knob k;
-		int r;
 
 		if (!eq)
 			continue;
@@ -132,16 +133,13 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 			invalid++;
 			continue;
 		}
-		r = wq_knob_parse(cli->ctx, &k, eq + 1, &newv, why, sizeof(why));
-		if (r == -EPERM || r == -EROFS) {
-			cli_err(cli, "%s: cannot set: %s", k.name, why);
+		if (wq_request_knob(cli->ctx, &k, eq + 1, &v) < 0) {
 			invalid++;
-		} else if (r < 0) {
-			cli_err(cli, "%s: invalid value '%s': %s", k.name, eq + 1, why);
+		} else if (v.cond != WQ_COND_OK && (k.boot_only || !k.writable)) {
+			cli_err(cli, "%s: cannot set: %s", k.name, v.why);
 			invalid++;
-		} else if (!k.value) {
-			cli_err(cli, "%s: cannot read the current value: %s", k.name,
-				wq_strerror(k.err ? -k.err : EIO));
+		} else if (v.cond != WQ_COND_OK) {
+			cli_say_refusal(cli, k.name, eq + 1, &v);
 			invalid++;
 		} else {
 			/*
@@ -151,9 +149,10 @@ static int set(struct cli *cli, char **args, int n, bool dry)
 			 * change does). Debian 6.12.95 booted with isolcpus=12-13 read back ffff
 			 * after ffff was written, with cpumask_isolated 3000.
 			 */
-			if (wq_plan_add(&plan, k.name, k.path, NULL, wq_knob_type(&k), k.value, newv) < 0)
+			if (wq_plan_add(&plan, k.name, k.path, NULL, wq_knob_type(&k), k.value, v.write) < 0)
 				invalid++;
 		}
+		wq_req_verdict_clear(&v);
 		wq_knob_clear(&k);
 	}
 	if (invalid) {

@@ -206,12 +206,14 @@ static void profile_name(const char *file, char *buf, size_t size)
 struct per_profile {
 	char name[128];
 	unsigned int total, bad;
+	unsigned int n[WQ_COND_NR]; /* settings per condition */
 };
 
 /* verify of the active set: settings and mismatches per profile. -1 when the set cannot be read. */
 static int drift(struct cli *cli, FILE *f)
 {
 	struct wq_settings st = {0};
+	struct wq_journal j;
 	struct wq_pset set;
 	bool none = false;
 	_cleanup_free_ struct per_profile *pv = NULL;
@@ -225,9 +227,12 @@ static int drift(struct cli *cli, FILE *f)
 		wq_pset_free(&set);
 		return -1;
 	}
+	if (wq_journal_read(cli->ctx, &j) < 0)
+		memset(&j, 0, sizeof(j));
 	for (size_t i = 0; i < st.n && rc == 0; i++) {
 		const struct wq_setting *x = &st.v[i];
-		char name[128];
+		char name[128], why[sizeof(x->why)];
+		enum wq_cond c;
 		size_t k;
 
 		profile_name(x->file, name, sizeof(name));
@@ -245,17 +250,28 @@ static int drift(struct cli *cli, FILE *f)
 			snprintf(pv[np++].name, sizeof(pv[0].name), "%s", name);
 		}
 		pv[k].total++;
-		/* as verify counts them: a value that differs, a section with nothing to set that is not waiting */
-		pv[k].bad += (x->status == WQ_SET_OK && !wq_value_equal(x->type, x->current, x->write)) ||
-			     (x->status == WQ_SET_ABSENT && !x->waiting);
+		/* as verify judges them (wq_setting_holds and the table): not in force for a warning or an error */
+		c = wq_setting_holds(x, &j, why, sizeof(why));
+		pv[k].bad += wq_conds[c].exit[WQ_CMD_VERIFY] != 0;
+		pv[k].n[c]++;
 	}
 	for (size_t k = 0; k < np; k++)
 		sample(f, "wqctl_profile_settings", (const char *[]){"profile", pv[k].name, NULL}, pv[k].total);
 	family(f, "wqctl_profile_drift", "gauge",
-	       "Settings of each active profile that do not hold (wqctl verify: drift, or absent and not waiting for "
-	       "a device).");
+	       "Settings of each active profile that do not hold (those wqctl verify exits non-zero for: drift, "
+	       "absent, a node this machine lacks, 'local' unplaced, invalid).");
 	for (size_t k = 0; k < np; k++)
 		sample(f, "wqctl_profile_drift", (const char *[]){"profile", pv[k].name, NULL}, pv[k].bad);
+	family(f, "wqctl_profile_conditions", "gauge",
+	       "Settings of each active profile by condition (wqctl verify's CONDITION, wqctl.profile(5) CONDITIONS).");
+	for (size_t k = 0; k < np; k++)
+		for (int c = 0; c < WQ_COND_NR; c++)
+			if (pv[k].n[c])
+				sample(f, "wqctl_profile_conditions",
+				       (const char *[]){"profile", pv[k].name, "condition", wq_conds[c].code,
+							"severity", wq_severity_name(wq_conds[c].severity), NULL},
+				       pv[k].n[c]);
+	wq_journal_free(&j);
 	wq_settings_free(&st);
 	wq_pset_free(&set);
 	return rc;

@@ -7,15 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/explain.h"
-#include "../lib/apply.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
 #include "../lib/plan.h"
-#include "../lib/minact.h"
+#include "../lib/verdict.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "plan_out.h"
+#include "profiles.h"
 
 struct pair {
 	int attr;
@@ -120,36 +119,38 @@ static int run(struct cli *cli, int argc, char **argv)
 		}
 		for (size_t p = 0; p < npairs; p++) {
 			const struct wq_attr_desc *d = &wq_attr_descs[pairs[p].attr];
-			_cleanup_free_ char *newv = NULL;
-			char why[512], obj[160], path[256];
+			struct wq_req_verdict v;
+			char obj[160], path[256];
 
 			snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
+			if (wq_request_attr(
+				cli->ctx,
+				&(struct wq_request){.wi = &wi,
+						     .attr = (enum wq_attr)pairs[p].attr,
+						     .value = pairs[p].value,
+						     .owner_node = owner.node,
+						     .owner_why = owner.o.kind == WQ_OWNER_NONE ? NULL : owner.node_why,
+						     .flags = force ? WQ_REQ_FORCE : 0},
+				&v) < 0) {
+				invalid++;
+				break;
+			}
 			/* a glob that also reaches per-cpu workqueues: those lack the unbound attributes; skip, as profiles do */
-			if (d->unbound_only && !wi.unbound && !named(targets, ntargets, wi.name)) {
-				cli_warn(cli, "%s: skipped: per-cpu workqueues have no %s", obj, d->name);
+			if (v.cond == WQ_COND_PERCPU && !named(targets, ntargets, wi.name)) {
+				cli_warn(cli, "%s: skipped: %s", obj, v.why);
 				continue;
 			}
-			r = wq_attr_parse(cli->ctx, &wi, (enum wq_attr)pairs[p].attr, owner.node, pairs[p].value, &newv,
-					  why, sizeof(why));
-			if (r < 0) {
-				cli_err(cli, "%s: invalid value '%s': %s", obj, pairs[p].value, why);
-				invalid++;
-				continue;
-			}
-			if (!wi.raw[pairs[p].attr]) {
-				cli_err(cli, "%s: cannot read the current value: %s", obj,
-					wq_strerror(-wi.err[pairs[p].attr]));
-				invalid++;
-				continue;
-			}
-			if (wq_minact_check_write(cli->ctx, &wi, pairs[p].attr, newv, force) < 0) {
+			if (v.cond != WQ_COND_OK) {
+				cli_say_refusal(cli, obj, pairs[p].value, &v);
 				invalid++;
 				continue;
 			}
 			if (pairs[p].attr == WQ_A_CPUMASK && strstr(pairs[p].value, "local"))
 				cli_info(cli, "%s: local = NUMA node %d of %s", obj, owner.node, owner.o.id);
 			wq_attr_path(path, sizeof(path), wi.name, d->name);
-			if (wq_plan_add(&plan, obj, path, NULL, d->type, wi.raw[pairs[p].attr], newv) < 0) {
+			r = wq_plan_add(&plan, obj, path, NULL, d->type, wi.raw[pairs[p].attr], v.write);
+			wq_req_verdict_clear(&v);
+			if (r < 0) {
 				invalid++;
 				break;
 			}

@@ -6,17 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/apply.h"
 #include "../lib/macro.h"
+#include "../lib/verdict.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "profiles.h"
 
-enum { COL_TARGET, COL_STATUS, COL_EXPECTED, COL_ACTUAL, COL_SOURCE, COL_REASON };
+enum { COL_TARGET, COL_STATUS, COL_CONDITION, COL_EXPECTED, COL_ACTUAL, COL_SOURCE, COL_REASON };
 
 static const struct colinfo cols[] = {
     [COL_TARGET] = {"TARGET", 0.2, 0, SCOLS_JSON_STRING, "workqueue/attribute, knob, or section pattern"},
     [COL_STATUS] = {"STATUS", 0.1, 0, SCOLS_JSON_STRING,
-		    "ok, drift, absent, waiting (a device's workqueues, none present), unsupported, skipped, invalid"},
+		    "ok, drift, absent, waiting (a device's workqueues, none present), outside (never in sysfs), "
+		    "unsupported, skipped, invalid"},
+    [COL_CONDITION] = {"CONDITION", 0.1, 0, SCOLS_JSON_STRING, "the condition's code (wqctl.profile(5), CONDITIONS)"},
     [COL_EXPECTED] = {"EXPECTED", 0.15, 0, SCOLS_JSON_STRING, "value from the profile"},
     [COL_ACTUAL] = {"ACTUAL", 0.15, 0, SCOLS_JSON_STRING, "value in the kernel"},
     [COL_SOURCE] = {"SOURCE", 0.3, 0, SCOLS_JSON_STRING, "profile file and line"},
@@ -33,7 +37,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	struct out o;
 	bool none;
 	size_t n = 0;
-	int c, rc, bad = 0, invalid = 0;
+	struct wq_journal j;
+	int c, rc;
 	bool strict = false;
 
 	if (!names)
@@ -71,33 +76,30 @@ static int run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	/* what wqctl wrote, to tell another writer's change from a setting never applied */
+	if (wq_journal_read(cli->ctx, &j) < 0)
+		memset(&j, 0, sizeof(j));
 	for (size_t i = 0; i < st.n; i++) {
 		const struct wq_setting *x = &st.v[i];
 		struct libscols_line *ln = out_line(&o);
-		const char *status = wq_setting_status_name(x->status);
+		char why[sizeof(x->why)];
+		const enum wq_cond cond = wq_setting_holds(x, &j, why, sizeof(why));
 		_cleanup_free_ char *actual = x->current ? wq_value_display(x->type, x->current) : NULL;
 
-		if (x->status == WQ_SET_OK && !wq_value_equal(x->type, x->current, x->write)) {
-			status = "drift";
-			bad++;
-		}
 		/* a hot-plug section before its device: waiting, a failure only with --strict */
-		if (x->status == WQ_SET_ABSENT && x->waiting)
-			status = "waiting";
-		bad += x->status == WQ_SET_ABSENT && (!x->waiting || strict);
-		invalid += x->status == WQ_SET_INVALID;
+		rc = wq_cond_exit_worse(rc, cond == WQ_COND_WAITING && strict ? EXIT_FINDINGS
+									      : wq_conds[cond].exit[WQ_CMD_VERIFY]);
 		out_set(&o, ln, COL_TARGET, x->object);
-		out_set(&o, ln, COL_STATUS, status);
-		out_set(&o, ln, COL_EXPECTED, x->status == WQ_SET_ABSENT ? NULL : x->value);
+		out_set(&o, ln, COL_STATUS, wq_conds[cond].status);
+		out_set(&o, ln, COL_CONDITION, wq_conds[cond].code);
+		out_set(&o, ln, COL_EXPECTED, x->wq || x->attr[0] ? x->value : NULL);
 		out_set(&o, ln, COL_ACTUAL, actual);
 		out_setf(&o, ln, COL_SOURCE, "%s:%d", x->file, x->line);
-		out_set(&o, ln, COL_REASON, x->why[0] ? x->why : NULL);
+		out_set(&o, ln, COL_REASON, why[0] ? why : NULL);
 	}
-	rc = out_print(&o);
-	if (rc == EXIT_OK && invalid)
-		rc = EXIT_USAGE;
-	else if (rc == EXIT_OK && bad)
-		rc = EXIT_FINDINGS;
+	if (out_print(&o) != EXIT_OK)
+		rc = EXIT_FAIL;
+	wq_journal_free(&j);
 out:
 	out_free(&o);
 	wq_settings_free(&st);
@@ -112,6 +114,7 @@ const struct cmd cmd_verify = {
     .usage = "[--strict] [--profile NAME...]",
     .options = "  --profile NAME   verify this profile instead of the active set (repeatable)\n"
 	       "  --strict         a section for devices none of which is present fails too\n"
-	       "  exit 0 when every setting is ok, unsupported or waiting for its device, 3 on drift or absent\n"
-	       "  workqueues\n",
+	       "  exit 0 when every setting is ok or left out for a reason of severity info, 3 on drift\n"
+	       "  and warnings (absent, a node this machine lacks, 'local' unplaced), 2 on invalid settings;\n"
+	       "  the table of conditions is in wqctl.profile(5)\n",
 };

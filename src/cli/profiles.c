@@ -162,39 +162,48 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 	return EXIT_OK;
 }
 
+void cli_say_refusal(struct cli *cli, const char *object, const char *value, const struct wq_req_verdict *v)
+{
+	if (v->cond == WQ_COND_UNREADABLE || v->cond == WQ_COND_FORCE)
+		cli_err(cli, "%s: %s", object, v->why);
+	else
+		cli_err(cli, "%s: invalid value '%s': %s", object, value, v->why);
+}
+
 int cli_report_settings(struct cli *cli, const struct wq_settings *s)
 {
+	const bool apply = cli->cmdname && !strcmp(cli->cmdname, "apply");
 	int invalid = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct wq_setting *x = &s->v[i];
+		/* a section that reached nothing is named by its pattern */
+		const char *pre = x->wq || x->attr[0] ? "" : "[workqueue ", *post = x->wq || x->attr[0] ? "" : "]";
 
-		switch (x->status) {
-		case WQ_SET_INVALID:
-			cli_err(cli, "%s:%d: %s: invalid value '%s': %s", x->file, x->line, x->object, x->value,
-				x->why);
+		switch (wq_conds[x->cond].severity) {
+		case WQ_SEV_ERROR:
+			if (x->cond == WQ_COND_UNREADABLE)
+				cli_err(cli, "%s:%d: %s: %s", x->file, x->line, x->object, x->why);
+			else
+				cli_err(cli, "%s:%d: %s: invalid value '%s': %s", x->file, x->line, x->object, x->value,
+					x->why);
 			invalid++;
 			break;
-		case WQ_SET_SKIPPED:
-			cli_warn(cli, "%s:%d: %s: skipped: %s", x->file, x->line, x->object, x->why);
-			break;
-		case WQ_SET_UNSUPPORTED:
+		case WQ_SEV_WARNING:
 			/*
-			 * A value this machine cannot take is worth saying without -v;
+			 * Not in force here while the rest is: worth saying without -v;
 			 * apply exits 1 for it, so there it is an error that --boot and
 			 * -q do not silence (its last line points here).
 			 */
-			if (x->machine)
-				(cli->cmdname && !strcmp(cli->cmdname, "apply") ? cli_err : cli_warn)(
-				    cli, "%s:%d: %s: not on this machine, skipped: %s", x->file, x->line, x->object,
-				    x->why);
-			else
-				cli_info(cli, "%s:%d: %s: unsupported: %s", x->file, x->line, x->object, x->why);
+			(apply ? cli_err : cli_warn)(cli, "%s:%d: %s%s%s: %sskipped: %s", x->file, x->line, pre,
+						     x->object, post,
+						     x->cond == WQ_COND_MACHINE ? "not on this machine, " : "", x->why);
 			break;
-		case WQ_SET_ABSENT:
-			cli_info(cli, "%s:%d: [workqueue %s]: %s", x->file, x->line, x->object, x->why);
+		default:
+			if (x->cond != WQ_COND_OK)
+				cli_info(cli, "%s:%d: %s%s%s: %s: %s", x->file, x->line, pre, x->object, post,
+					 wq_conds[x->cond].status, x->why);
 			break;
-		default: break;
 		}
 	}
 	return invalid;

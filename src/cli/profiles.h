@@ -28,5 +28,11 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
  * invalid.
  */
 int cli_report_settings(struct cli *cli, const struct wq_settings *s);
+/*
+ * A request set, knob or experiment refuses (any verdict but ok): the
+ * value's error as "OBJECT: invalid value 'V': WHY", or "OBJECT: WHY" where
+ * the value is not at fault (unreadable, needs --force).
+ */
+void cli_say_refusal(struct cli *cli, const char *object, const char *value, const struct wq_req_verdict *v);
 
 #endif

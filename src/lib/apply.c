@@ -20,6 +20,7 @@
 #include "mountopt.h"
 #include "owner.h"
 #include "ownerknob.h"
+#include "verdict.h"
 #include "wq.h"
 
 #define RUN_DIR "run/wqctl"
@@ -48,10 +49,10 @@ void wq_settings_free(struct wq_settings *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Left out of the apply and said so: every condition but ok and the refusals (verdict.c). */
 static bool skipped(const struct wq_setting *x)
 {
-	return x->status == WQ_SET_ABSENT || x->status == WQ_SET_SKIPPED ||
-	       (x->status == WQ_SET_UNSUPPORTED && !x->machine);
+	return x->cond != WQ_COND_OK && wq_conds[x->cond].severity != WQ_SEV_ERROR;
 }
 
 int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq_skips *out)
@@ -67,9 +68,9 @@ int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq
 		if (!skipped(x))
 			continue;
 		for (size_t k = 0; k < out->n && !g; k++)
-			if (out->v[k].line == x->line && out->v[k].status == x->status &&
-			    out->v[k].section == section && !strcmp(out->v[k].file, x->file) &&
-			    !strcmp(out->v[k].what, what) && !strcmp(out->v[k].why, x->why))
+			if (out->v[k].line == x->line && out->v[k].cond == x->cond && out->v[k].section == section &&
+			    !strcmp(out->v[k].file, x->file) && !strcmp(out->v[k].what, what) &&
+			    !strcmp(out->v[k].why, x->why))
 				g = &out->v[k];
 		if (!g) {
 			struct wq_skip *v = realloc(out->v, sizeof(*v) * (out->n + 1));
@@ -82,6 +83,7 @@ int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq
 					      .line = x->line,
 					      .what = what,
 					      .section = section,
+					      .cond = x->cond,
 					      .status = x->status,
 					      .why = x->why};
 			if (section && x->status == WQ_SET_ABSENT) {
@@ -148,13 +150,33 @@ static struct wq_setting *add(struct wq_settings *s, const char *object, const c
 	return x;
 }
 
-/* A value as the kernel prints it has no control characters (one trailing newline is stripped on read). */
-static bool has_ctrl(const char *v)
+/* The verdict's condition, its status and reason on x (why NULL: keep the reason). */
+static void setting_cond(struct wq_setting *x, enum wq_cond c, const char *why)
 {
-	for (; v && *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return true;
-	return false;
+	static const enum wq_setting_status st[WQ_COND_NR] = {
+	    [WQ_COND_OK] = WQ_SET_OK,
+	    [WQ_COND_KERNELS] = WQ_SET_UNSUPPORTED,
+	    [WQ_COND_WHEN] = WQ_SET_SKIPPED,
+	    [WQ_COND_KERNEL] = WQ_SET_UNSUPPORTED,
+	    [WQ_COND_PERCPU] = WQ_SET_UNSUPPORTED,
+	    [WQ_COND_OUTSIDE] = WQ_SET_ABSENT,
+	    [WQ_COND_WAITING] = WQ_SET_ABSENT,
+	    [WQ_COND_MACHINE] = WQ_SET_UNSUPPORTED,
+	    [WQ_COND_LOCAL] = WQ_SET_SKIPPED,
+	    [WQ_COND_ABSENT] = WQ_SET_ABSENT,
+	    [WQ_COND_INVALID] = WQ_SET_INVALID,
+	    [WQ_COND_UNREADABLE] = WQ_SET_INVALID,
+	    [WQ_COND_FORCE] = WQ_SET_INVALID,
+	    [WQ_COND_DRIFT] = WQ_SET_OK,
+	    [WQ_COND_FOREIGN] = WQ_SET_OK,
+	};
+
+	x->cond = c;
+	x->status = st[c];
+	x->machine = c == WQ_COND_MACHINE;
+	x->waiting = c == WQ_COND_WAITING;
+	if (why && why != x->why)
+		snprintf(x->why, sizeof(x->why), "%s", why);
 }
 
 static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct wq_settings *out)
@@ -165,6 +187,7 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 		const struct wq_pkv *kv = NULL;
 		const struct wq_psect *win = NULL;
 		struct wq_setting *x;
+		struct wq_req_verdict v;
 		struct wq_knob k;
 		int r;
 
@@ -181,35 +204,22 @@ static int resolve_globals(struct wq_ctx *ctx, const struct wq_pset *set, struct
 			return -ENOMEM;
 		x->type = wq_knob_descs[d].type;
 		if (win->off_kernel) {
-			x->status = WQ_SET_UNSUPPORTED;
-			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			setting_cond(x, WQ_COND_KERNELS, win->off_kernel);
 			continue;
 		}
 		memset(&k, 0, sizeof(k));
-		if (wq_knob_get(ctx, name, &k) < 0 || !k.present) {
-			x->status = WQ_SET_UNSUPPORTED;
-			snprintf(x->why, sizeof(x->why), "this kernel has no %s", name);
-			wq_knob_clear(&k);
-			continue;
+		if (wq_knob_get(ctx, name, &k) < 0) {
+			k.present = false;
+			snprintf(k.name, sizeof(k.name), "%s", name);
 		}
-		x->path = strdup(k.path);
+		x->path = k.present ? strdup(k.path) : NULL;
 		x->current = k.value ? strdup(k.value) : NULL;
-		r = wq_knob_parse(ctx, &k, kv->value, &x->write, x->why, sizeof(x->why));
-		if (r == -ENODEV) {
-			x->status = WQ_SET_UNSUPPORTED;
-			x->machine = true;
-		} else if (r < 0) {
-			x->status = WQ_SET_INVALID;
-		} else if (!x->current) {
-			/* as for workqueue attributes: nothing to compare, journal or restore */
-			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s",
-				 wq_strerror(k.err ? -k.err : EIO));
-		} else if (has_ctrl(x->current)) {
-			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
-		}
+		r = wq_request_knob(ctx, &k, kv->value, &v);
 		wq_knob_clear(&k);
+		if (r < 0)
+			return r;
+		x->write = v.write;
+		setting_cond(x, v.cond, v.why);
 	}
 	return 0;
 }
@@ -252,6 +262,7 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const size_
 		bool exact = false;
 		char obj[160], path[320];
 		struct wq_setting *x;
+		struct wq_req_verdict v;
 
 		/* An exact-name section beats a glob; otherwise the later one wins. */
 		for (size_t h = 0; h < nhits; h++) {
@@ -278,30 +289,22 @@ static int resolve_wq(struct wq_ctx *ctx, const struct wq_pset *set, const size_
 		x->path = strdup(path);
 		x->current = wi->raw[a] ? strdup(wi->raw[a]) : NULL;
 		if (win->off_kernel) {
-			x->status = WQ_SET_UNSUPPORTED;
-			snprintf(x->why, sizeof(x->why), "%s", win->off_kernel);
+			setting_cond(x, WQ_COND_KERNELS, win->off_kernel);
 			continue;
 		}
-		r = wq_attr_parse(ctx, wi, (enum wq_attr)a, oi->node, kv->value, &x->write, x->why, sizeof(x->why));
-		if (r == -ENOTSUP || (r < 0 && !(wi->has & (1U << a)))) {
-			x->status = WQ_SET_UNSUPPORTED;
-		} else if (r == -ENODEV) {
-			/* well-formed, but this machine lacks the node or CPU: this setting only */
-			x->status = WQ_SET_UNSUPPORTED;
-			x->machine = true;
-		} else if (r < 0 && strstr(kv->value, "local") && oi->node < 0) {
-			x->status = WQ_SET_SKIPPED;
-			snprintf(x->why, sizeof(x->why), "'local' needs the owner's NUMA node: %s",
-				 oi->o.kind == WQ_OWNER_NONE ? "this workqueue has no owner device" : oi->node_why);
-		} else if (r < 0)
-			x->status = WQ_SET_INVALID;
-		else if (!x->current) {
-			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "cannot read the current value: %s", wq_strerror(-wi->err[a]));
-		} else if (has_ctrl(x->current)) {
-			x->status = WQ_SET_INVALID;
-			snprintf(x->why, sizeof(x->why), "the current value holds a control character");
-		}
+		/* a profile is the admin's standing word: a max_active below min_active is written, with a warning */
+		r = wq_request_attr(ctx,
+				    &(struct wq_request){.wi = wi,
+							 .attr = (enum wq_attr)a,
+							 .value = kv->value,
+							 .owner_node = oi->node,
+							 .owner_why = oi->o.kind == WQ_OWNER_NONE ? NULL : oi->node_why,
+							 .flags = WQ_REQ_FORCE},
+				    &v);
+		if (r < 0)
+			return r;
+		x->write = v.write;
+		setting_cond(x, v.cond, v.why);
 	}
 	return 0;
 }
@@ -416,7 +419,9 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 	for (size_t i = 0; i < set->ns; i++) {
 		const struct wq_psect *s = &set->s[i];
 		struct wq_pkv kv = {.value = (char *)"", .line = s->line};
+		const struct wq_owner_knob *ok;
 		struct wq_setting *x;
+		bool waiting;
 
 		if (s->global || s->when_off || !pattern_in_list(s->pattern, only, nonly) || hit[i])
 			continue;
@@ -426,18 +431,30 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 			goto out;
 		}
 		/* outside the profile's kernels, a section that reaches nothing is expected to */
-		x->status = s->off_kernel ? WQ_SET_UNSUPPORTED : WQ_SET_ABSENT;
+		if (s->off_kernel) {
+			setting_cond(x, WQ_COND_KERNELS, s->off_kernel);
+			continue;
+		}
+		/* a section with owner.* keys is for a device's workqueues, whatever its pattern */
+		ok = s->nowner ? NULL : wq_owner_knob_for(s->pattern);
+		if (ok && !wq_owner_knob_in_sysfs(ctx, ok)) {
+			/* the kernel never shows them: the owner's knob is the way (wq_settings_skips says it) */
+			snprintf(x->why, sizeof(x->why), "not in sysfs on this kernel: %s",
+				 ok->knob ? "the owner's own knob sets them" : "their owner offers no knob for them");
+			setting_cond(x, WQ_COND_OUTSIDE, NULL);
+			continue;
+		}
 		/*
 		 * A hot-plug section: its workqueues come with their device (a
-		 * device's name, or a glob with owner.* properties; a plain name
-		 * with them names a workqueue that has no device)
+		 * device's name, an owner's workqueues shown in sysfs while it
+		 * exists, or a glob with owner.* properties; a plain name with
+		 * them names a workqueue that has no device)
 		 */
-		x->waiting = !s->off_kernel && (wq_owner_pattern_is_device(s->pattern) || (s->nowner && !s->exact));
+		waiting = ok || wq_owner_pattern_is_device(s->pattern) || (s->nowner && !s->exact);
 		snprintf(x->why, sizeof(x->why), "%s%s",
-			 s->off_kernel ? s->off_kernel
-			 : s->nowner   ? "no workqueue with a matching owner"
-				       : "no workqueue matches",
-			 x->waiting ? ": waiting for its device (applied by the udev rule when it appears)" : "");
+			 s->nowner ? "no workqueue with a matching owner" : "no workqueue matches",
+			 waiting ? ": waiting for its device (applied by the udev rule when it appears)" : "");
+		setting_cond(x, waiting ? WQ_COND_WAITING : WQ_COND_ABSENT, NULL);
 	}
 	if (absent.n) {
 		/* the capacity add() assumes: 8, or the power of two at or above the count */
@@ -464,6 +481,22 @@ out:
 	wq_settings_free(&absent);
 	wq_names_free(names, n);
 	return r;
+}
+
+enum wq_cond wq_setting_holds(const struct wq_setting *x, const struct wq_journal *j, char *why, size_t whysz)
+{
+	snprintf(why, whysz, "%s", x->why);
+	if (x->cond != WQ_COND_OK || wq_value_equal(x->type, x->current, x->write))
+		return x->cond;
+	for (size_t k = 0; j && x->path && k < j->n; k++) {
+		if (streq(j->e[k].path, x->path) && wq_value_equal(x->type, j->e[k].written, x->write)) {
+			_cleanup_free_ char *w = wq_value_display(x->type, j->e[k].written);
+
+			snprintf(why, whysz, "wqctl wrote %s; changed since by another writer", w ? w : "?");
+			return WQ_COND_FOREIGN;
+		}
+	}
+	return WQ_COND_DRIFT;
 }
 
 int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
@@ -534,7 +567,7 @@ static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, cons
 	struct wq_jentry *ne;
 
 	/* one line per entry, tab-separated: a control character would forge lines or fields */
-	if (has_ctrl(path) || has_ctrl(orig) || has_ctrl(written))
+	if (wq_value_has_ctrl(path) || wq_value_has_ctrl(orig) || wq_value_has_ctrl(written))
 		return -EINVAL;
 	if (j->n == j->cap) {
 		size_t cap = j->cap ? 2 * j->cap : 16;
@@ -604,10 +637,10 @@ int wq_journal_note(struct wq_journal *j, const char *path, enum wq_vtype type, 
 	s = jslot(j, path);
 	if (*s) {
 		struct wq_jentry *e = &j->e[*s - 1];
-		char *w = has_ctrl(written) ? NULL : strdup(written);
+		char *w = wq_value_has_ctrl(written) ? NULL : strdup(written);
 
 		if (!w)
-			return has_ctrl(written) ? -EINVAL : -ENOMEM;
+			return wq_value_has_ctrl(written) ? -EINVAL : -ENOMEM;
 		if (j->marked && (size_t)(e - j->e) < j->mark) {
 			/* keep the replaced text for wq_journal_undo() */
 			if (j->nundo == j->undocap) {

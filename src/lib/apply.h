@@ -14,6 +14,7 @@
 #include "ctx.h"
 #include "plan.h"
 #include "profile.h"
+#include "verdict.h"
 
 enum wq_setting_status {
 	WQ_SET_OK, /* valid and applicable */
@@ -32,6 +33,7 @@ struct wq_setting {
 	char *path; /* root-relative file */
 	char *current; /* as read */
 	enum wq_vtype type;
+	enum wq_cond cond; /* the verdict (verdict.h); status, machine and waiting follow from it */
 	enum wq_setting_status status;
 	bool machine; /* unsupported: the value names a node or CPU this machine lacks */
 	bool waiting; /* absent: the section is for a device's workqueues, and none is present */
@@ -54,17 +56,19 @@ int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *con
 void wq_settings_free(struct wq_settings *s);
 const char *wq_setting_status_name(enum wq_setting_status s);
 /*
- * What an apply leaves out and why, one group per profile line and reason:
- * a section that reaches no workqueue (with, for an owner's workqueues kept
- * out of sysfs, what to change instead), or an attribute some workqueues
- * lack or cannot resolve (the workqueues listed). Settings this machine
- * cannot take (machine) and invalid ones are errors, not in here.
+ * What an apply leaves out and why, one group per profile line and
+ * condition: a section that reaches no workqueue (with, for an owner's
+ * workqueues kept out of sysfs, what to change instead), or an attribute
+ * some workqueues lack or cannot resolve (the workqueues listed). Every
+ * condition of severity info or warning (verdict.h); refusals are not in
+ * here.
  */
 struct wq_skip {
 	const char *file;
 	int line;
 	const char *what; /* the attribute, or the section's pattern (section) */
 	bool section;
+	enum wq_cond cond;
 	enum wq_setting_status status;
 	const char *why;
 	char *owner_why; /* lines joined by '\n', or NULL */
@@ -78,6 +82,15 @@ struct wq_skips {
 /* Group s's skipped settings; the groups point into s. 0 or -ENOMEM. */
 int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq_skips *out);
 void wq_skips_free(struct wq_skips *k);
+
+/*
+ * Whether a resolved setting holds, as verify and metrics judge it: its own
+ * condition, or for one that applies drift (the live value differs) and
+ * foreign (wqctl wrote the profile's value, per the journal j, which may be
+ * NULL, and another writer changed it since). why gets the reason.
+ */
+struct wq_journal;
+enum wq_cond wq_setting_holds(const struct wq_setting *x, const struct wq_journal *j, char *why, size_t whysz);
 
 /* Plan the OK settings: root cpumask first, then other globals, then workqueues. 0 or -ENOMEM. */
 int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan);

@@ -14,13 +14,6 @@
 #include "mountopt.h"
 #include "ownerknob.h"
 
-const char *wq_severity_name(enum wq_severity s)
-{
-	static const char *const n[] = {"info", "warning", "error"};
-
-	return n[s];
-}
-
 static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char *code, const char *target,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 static void emit(wq_finding_fn fn, void *data, enum wq_severity sev, const char *code, const char *target,

@@ -7,9 +7,8 @@
 
 #include "ctx.h"
 #include "explain.h"
+#include "verdict.h"
 #include "wq.h"
-
-enum wq_severity { WQ_SEV_INFO, WQ_SEV_WARNING, WQ_SEV_ERROR };
 
 struct wq_finding {
 	enum wq_severity severity;
@@ -20,7 +19,6 @@ struct wq_finding {
 
 typedef void (*wq_finding_fn)(void *data, const struct wq_finding *f);
 
-const char *wq_severity_name(enum wq_severity s);
 /*
  * Check one workqueue's settings; wi (may be NULL) holds values about to be
  * written (max_active, cpus, scope), otherwise the live ones are checked.

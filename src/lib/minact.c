@@ -265,10 +265,11 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan)
  * (doc/kernel.md §11); -EPERM (after an error) for a write that
  * needs force.
  */
-int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr, const char *newv, bool force)
+int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr, const char *newv, bool force,
+			  char *why, size_t whysz)
 {
-	const char *why;
-	enum wq_era era = wq_ctx_era(ctx, &why);
+	const char *era_why;
+	enum wq_era era = wq_ctx_era(ctx, &era_why);
 	int v = atoi(newv), m = wq_kver_dfl_min_active(&ctx->kver), low;
 
 	if (attr != WQ_A_MAX_ACTIVE || !wi->unbound)
@@ -281,10 +282,10 @@ int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr
 		m = low;
 	if (era == WQ_ERA_C && v < m) {
 		if (!force) {
-			wq_log(ctx, WQ_LOG_ERR,
-			       "%s/max_active: writing %d lowers the hidden min_active from %d to %d until the "
-			       "workqueue is recreated (kernel >= 6.9); add --force to write it",
-			       wi->name, v, m, v);
+			snprintf(why, whysz,
+				 "writing %d lowers the hidden min_active from %d to %d until the workqueue is "
+				 "recreated (kernel >= 6.9); add --force to write it",
+				 v, m, v);
 			return -EPERM;
 		}
 		wq_log(ctx, WQ_LOG_WARNING,

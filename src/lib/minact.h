@@ -22,9 +22,10 @@ int wq_minact_note(struct wq_ctx *ctx, const struct wq_plan *plan);
 /*
  * Warnings (logged) about what a valid write of attr does that a user may
  * not expect: a max_active below min_active (>= 6.9) and an implicitly
- * ordered workqueue made unordered (<= 6.8). 0, or -EPERM after an error
- * for a write that needs force.
+ * ordered workqueue made unordered (<= 6.8). 0, or -EPERM with why for a
+ * write that needs force (not logged: the verdict carries it).
  */
-int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr, const char *newv, bool force);
+int wq_minact_check_write(struct wq_ctx *ctx, const struct wq_info *wi, int attr, const char *newv, bool force,
+			  char *why, size_t whysz);
 
 #endif

@@ -320,37 +320,18 @@ static bool owner_key_ok(const char *k)
 }
 
 /* Validate a workqueue attribute value without a workqueue: syntax and kernel-wide bounds. */
+/*
+ * A value is checked against what some kernel takes, never against this
+ * kernel's domain: one profile set serves a fleet, and a value this kernel
+ * or machine does not offer makes that one setting unsupported when it is
+ * resolved (verdict.c), not the whole set invalid.
+ */
 static void check_wq_value(struct parse *p, int attr, const char *value)
 {
-	struct wq_ctx *ctx = p->ctx;
-	const struct wq_attr_desc *d = &wq_attr_descs[attr];
-	_cleanup_free_ char *out = NULL;
 	char why[512];
-	long lo = 0, hi = 0;
-	int owner_node = -1, r;
 
-	switch (attr) {
-	case WQ_A_MAX_ACTIVE:
-		lo = 1;
-		hi = wq_max_active_limit(ctx, true);
-		if (!hi)
-			hi = 1 << 20;
-		break;
-	case WQ_A_NICE:
-		lo = -20;
-		hi = 19;
-		break;
-	case WQ_A_CPUMASK:
-		/* 'local' is resolved per workqueue; any node stands in for the syntax check. */
-		if (wq_ctx_topo(ctx))
-			owner_node = ctx->topo->nodes[0].id;
-		break;
-	default: break;
-	}
-	/* a node or CPU this machine lacks is no syntax error: the setting is unsupported here (apply) */
-	r = wq_value_parse(ctx, d->type, lo, hi, owner_node, true, value, &out, why, sizeof(why));
-	if (r < 0 && r != -ENODEV)
-		perr(p, p->line, "%s: invalid value '%s': %s", d->name, value, why);
+	if (wq_attr_check_any(p->ctx, (enum wq_attr)attr, value, why, sizeof(why)) < 0)
+		perr(p, p->line, "%s: invalid value '%s': %s", wq_attr_descs[attr].name, value, why);
 }
 
 int wq_profile_when_eval(struct wq_ctx *ctx, const char *text, char *why, size_t whysz)
@@ -516,9 +497,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	if (p->cur->global) {
-		struct wq_knob k;
 		const struct wq_knob_desc *d = NULL;
-		_cleanup_free_ char *out = NULL;
 
 		for (unsigned int i = 0; i < wq_knob_ndescs; i++)
 			if (streq(wq_knob_descs[i].name, name))
@@ -535,12 +514,8 @@ static int handler(void *user, const char *section, const char *name, const char
 			perr(p, p->line, "%s is read-only", name);
 			return 1;
 		}
-		memset(&k, 0, sizeof(k));
-		k.desc = d;
-		k.writable = true;
-		snprintf(k.name, sizeof(k.name), "%s", name);
-		r = wq_knob_parse(p->ctx, &k, value, &out, why, sizeof(why));
-		if (r < 0 && r != -ENODEV) {
+		r = wq_value_check_any(p->ctx, d->type, d->lo, d->hi, false, value, why, sizeof(why));
+		if (r < 0) {
 			perr(p, p->line, "%s: invalid value '%s': %s", name, value, why);
 			return 1;
 		}

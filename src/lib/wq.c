@@ -991,6 +991,59 @@ char *wq_value_display(enum wq_vtype type, const char *raw)
 	return strdup(raw);
 }
 
+/* The largest max_active any kernel accepts here: 2048 (6.13+), or 4 x possible CPUs up to 6.5 where that is more. */
+static long max_active_any(struct wq_ctx *ctx)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	long p4 = t ? 4L * wq_cpuset_count(t->possible) : 0;
+
+	return p4 > 2048 ? p4 : 2048;
+}
+
+int wq_value_check_any(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, bool allow_default, const char *text,
+		       char *why, size_t whysz)
+{
+	/* every scope some kernel has: 6.6's five, cache_shard from 7.1 */
+	static const char *const scopes[] = {"cpu", "smt", "cache", "cache_shard", "numa", "system"};
+	_cleanup_free_ char *out = NULL;
+	int r;
+
+	if (type == WQ_V_SCOPE) {
+		if (strchr(text, '\n')) {
+			snprintf(why, whysz, "value contains a newline");
+			return -EINVAL;
+		}
+		if (allow_default && streq(text, "default"))
+			return 0;
+		for (size_t i = 0; i < ARRAY_SIZE(scopes); i++)
+			if (streq(scopes[i], text))
+				return 0;
+		snprintf(why, whysz, "'%s' is not an affinity scope (%scpu smt cache cache_shard numa system)", text,
+			 allow_default ? "default " : "");
+		return -EINVAL;
+	}
+	if (type == WQ_V_CPUMASK) {
+		struct wq_topo *t = wq_ctx_topo(ctx);
+
+		/* 'local' is resolved per workqueue: any node of this machine stands in for the syntax */
+		r = wq_value_parse(ctx, type, lo, hi, t && t->nr_nodes ? t->nodes[0].id : -1, allow_default, text, &out,
+				   why, whysz);
+		return r == -ENODEV ? 0 : r;
+	}
+	return wq_value_parse(ctx, type, lo, hi, -1, allow_default, text, &out, why, whysz);
+}
+
+int wq_attr_check_any(struct wq_ctx *ctx, enum wq_attr attr, const char *text, char *why, size_t whysz)
+{
+	const struct wq_attr_desc *d = &wq_attr_descs[attr];
+
+	switch (attr) {
+	case WQ_A_MAX_ACTIVE: return wq_value_check_any(ctx, d->type, 1, max_active_any(ctx), true, text, why, whysz);
+	case WQ_A_NICE: return wq_value_check_any(ctx, d->type, -20, 19, true, text, why, whysz);
+	default: return wq_value_check_any(ctx, d->type, 0, 0, true, text, why, whysz);
+	}
+}
+
 int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, int owner_node, const char *text,
 		  char **out, char *why, size_t whysz)
 {
@@ -1015,15 +1068,8 @@ int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr att
 		int lim = wq_max_active_limit(ctx, wq->unbound);
 
 		lo = 1;
-		if (lim) {
-			hi = lim;
-		} else {
-			/* Unknown kernel: the largest any kernel accepts; the read-back catches a clamp. */
-			struct wq_topo *t = wq_ctx_topo(ctx);
-			long p4 = t ? 4L * wq_cpuset_count(t->possible) : 0;
-
-			hi = p4 > 2048 ? p4 : 2048;
-		}
+		/* Unknown kernel: the largest any kernel accepts; the read-back catches a clamp. */
+		hi = lim ? lim : max_active_any(ctx);
 		break;
 	}
 	case WQ_A_NICE:

@@ -129,4 +129,16 @@ char *wq_value_display(enum wq_vtype type, const char *raw);
 int wq_attr_parse(struct wq_ctx *ctx, const struct wq_info *wq, enum wq_attr attr, int owner_node, const char *text,
 		  char **out, char *why, size_t whysz);
 
+/*
+ * Is text a value that some kernel takes for a value of this type, whatever
+ * this kernel and machine offer (wqctl.profile(5), "one profile set for a
+ * fleet")? Every affinity scope any kernel has; an integer in [lo, hi]; a
+ * CPU set by its syntax (nodes and CPUs this machine lacks, and 'local',
+ * pass). 0, or -EINVAL/-ERANGE with why.
+ */
+int wq_value_check_any(struct wq_ctx *ctx, enum wq_vtype type, long lo, long hi, bool allow_default, const char *text,
+		       char *why, size_t whysz);
+/* The same for a workqueue attribute: max_active up to the most any kernel takes on this machine's CPUs. */
+int wq_attr_check_any(struct wq_ctx *ctx, enum wq_attr attr, const char *text, char *why, size_t whysz);
+
 #endif

@@ -51,8 +51,10 @@ val() { cat "$(WQDIR)/$1"; }
 	assert_line --regexp '^\* +waiting '
 	assert_line --regexp '^writeback +absent '
 	assert_line --regexp '^kcryptd\* +waiting '
+	# apply agrees: the absent section is a warning (exit 1), the waiting ones are not
 	run wqp apply --profile p
-	assert_success
+	assert_equal "$status" 1
+	assert_line "wqctl: $PD/p.conf:4: [workqueue writeback]: skipped: no workqueue with a matching owner"
 	assert_equal "$(tree_sum)" "$BEFORE"
 }
 
@@ -72,17 +74,23 @@ val() { cat "$(WQDIR)/$1"; }
 	assert_equal "$(val iscsi_ctrl_5:1/nice)" 4
 }
 
-@test "local without an owner node is skipped with the reason, an error for check --profile" {
+@test "local without an owner node is skipped with the reason: a warning, apply 1, check --profile and verify 3" {
 	printf '[workqueue *]\ncpumask = local\n' | prof p
 	run wqp apply --profile p
-	assert_success
-	assert_output --partial "writeback/cpumask: skipped: 'local' needs the owner's NUMA node: this workqueue has no owner device"
+	# the rest is applied (scsi_tmf_2 below); the skipped ones make it a partial success (wqctl.profile(5) CONDITIONS)
+	assert_equal "$status" 1
+	assert_output --partial "writeback/cpumask: skipped: 'local' needs an owner device with a NUMA node, and there is none"
 	assert_output --partial "kcryptd-253:1-1/cpumask: skipped: 'local' needs the owner's NUMA node: the devices under 253:1 sit on several NUMA nodes"
 	assert_output --partial "iscsi_q_5/cpumask: skipped: 'local' needs the owner's NUMA node: a route lookup needs the live system"
 	assert_equal "$(val scsi_tmf_2/cpumask)" 000000f0
 	run wqp check --profile p -r -n -o SEVERITY,CODE,TARGET
 	assert_equal "$status" 3
-	assert_line "error local-no-owner writeback/cpumask"
+	assert_line "warning local-no-owner writeback/cpumask"
+	assert_line "warning local-no-owner kcryptd-253:1-1/cpumask"
+	run wqp verify --profile p -r -n -o TARGET,STATUS,CONDITION
+	assert_equal "$status" 3
+	assert_line "kcryptd-253:1-1/cpumask skipped local-no-owner"
+	assert_line "scsi_tmf_2/cpumask ok ok"
 }
 
 @test "set cpumask=local on an owned workqueue; refused on one without an owner" {

@@ -230,7 +230,10 @@ print(sum(c["limit"] for c in d["nodes"]), d["max_inflight"])' "$BATS_TEST_TMPDI
 		max_active = 1
 	EOF
 	run wq --profile-dir "$BATS_TEST_TMPDIR/p" apply --profile big
-	assert_success
+	# 'power' is a directory without max_active: not a workqueue, so [workqueue power] reaches nothing,
+	# a warning: the rest is applied, exit 1 (wqctl.profile(5) CONDITIONS: absent)
+	assert_equal "$status" 1
+	assert_output --partial "[workqueue power]: skipped: no workqueue matches"
 	W=$(WQDIR)
 	[ "$(cat "$W/scale-0/max_active")" = 16 ]
 	[ "$(cat "$W/scale-node2-2/max_active")" = 24 ]

@@ -102,6 +102,18 @@ comp() {
 	done
 }
 
+@test "wqctl.profile(5) CONDITIONS is the library's table of verdicts, row for row (issue 59)" {
+	want=$(wqctl __complete conditions | awk -f "$TOP/tests/meta/conditions.awk")
+	got=$(sed -n '/^; conditions: generated/,/^; conditions: end/p' "$TOP/man/wqctl.profile.5.scd" | sed '1d;$d')
+	[ "$(wqctl __complete conditions | wc -l)" -ge 14 ] || fail "the table has fewer rows than the issue's conditions"
+	assert_equal "$got" "$want"
+	# and the page renders every code
+	text=$(MANWIDTH=200 man -l "$(dirname "$MAN8")/wqctl.profile.5" 2>/dev/null)
+	for c in $(wqctl __complete conditions | cut -f1); do
+		grep -qw -- "$c" <<<"$text" || fail "$c is not in the rendered wqctl.profile(5)"
+	done
+}
+
 # The pages as a reader sees them: scdoc markup that did not parse shows up as
 # literal underscores or asterisks in the rendered text (issue 14 item 6).
 @test "every man page's rendered text has no markup left over, and the tricky names read right" {
