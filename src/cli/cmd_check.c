@@ -268,8 +268,8 @@ print:
 	if (rc == EXIT_OK && (t.errors || (strict && t.warnings)))
 		rc = EXIT_FINDINGS;
 	/* --profile: a setting apply would skip with a warning fails check too, so that 0 means a clean apply */
-	if (rc == EXIT_OK)
-		rc = t.settings_exit;
+	if (rc == EXIT_OK || rc == EXIT_FINDINGS)
+		rc = wq_cond_exit_worse(rc, t.settings_exit);
 	return rc;
 }
 

@@ -184,8 +184,8 @@ static int use(struct cli *cli, char **names, size_t n, bool now)
 	return EXIT_OK;
 }
 
-/* Deactivate the active set and restore what wqctl changed (as tuned-adm off). */
-static int off(struct cli *cli)
+/* Deactivate the active set and restore what wqctl changed (as tuned-adm off); keep: the values stay. */
+static int off(struct cli *cli, bool keep)
 {
 	int r;
 
@@ -198,7 +198,7 @@ static int off(struct cli *cli)
 		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
 		return EXIT_FAIL;
 	}
-	return cli_revert(cli);
+	return keep ? EXIT_OK : cli_revert(cli);
 }
 
 static int current(struct cli *cli)
@@ -224,14 +224,16 @@ static int current(struct cli *cli)
 
 static int run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {{"now", no_argument, NULL, 'n'}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"now", no_argument, NULL, 'n'}, {"keep", no_argument, NULL, 'k'}, {NULL, 0, NULL, 0}};
 	const char *sub;
-	bool now = false;
+	bool now = false, keep = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'n') {
-			now = true;
+		if (c == 'n' || c == 'k') {
+			now |= c == 'n';
+			keep |= c == 'k';
 			continue;
 		}
 		cli_err(cli, "profile: %s: unknown option", argv[optind - 1]);
@@ -248,11 +250,15 @@ static int run(struct cli *cli, int argc, char **argv)
 		cli_err(cli, "profile %s: --now goes with 'use' only", sub);
 		return EXIT_USAGE;
 	}
+	if (keep && strcmp(sub, "off")) {
+		cli_err(cli, "profile %s: --keep goes with 'off' only", sub);
+		return EXIT_USAGE;
+	}
 	/* only 'list' prints a table */
 	if (strcmp(sub, "list") && cli_no_table(cli, "profile", false))
 		return EXIT_USAGE;
 	if (!strcmp(sub, "off") && optind == argc)
-		return off(cli);
+		return off(cli, keep);
 	if (!strcmp(sub, "list") && optind == argc)
 		return list(cli);
 	if (!strcmp(sub, "current") && optind == argc)
@@ -269,11 +275,12 @@ const struct cmd cmd_profile = {
     .name = "profile",
     .run = run,
     .summary = "list, show, activate profiles",
-    .usage = "list | show [NAME...] | use [--now] NAME... | current | off",
+    .usage = "list | show [NAME...] | use [--now] NAME... | current | off [--keep]",
     .options = "  list         available profiles (NAME, SOURCE, DESCRIPTION)\n"
 	       "  show NAME    the merged sections of a profile and its includes, with their sources\n"
 	       "  use NAME...  validate and persist the active set (atomically)\n"
 	       "  current      print the active set\n"
 	       "  off          deactivate the active set and restore what wqctl changed (revert)\n"
-	       "  --now        with use: apply the new set at once\n",
+	       "  --now        with use: apply the new set at once\n"
+	       "  --keep       with off: leave the values as they are (no revert)\n",
 };

@@ -24,7 +24,8 @@ const char *wq_severity_name(enum wq_severity s)
  * page's table from here and compares). Severity info: the host lacks it
  * and nothing is wrong (exit 0 everywhere); warning: the rest applies, the
  * setting is not in force and someone should look (apply 1, check and
- * verify 3); error: the set is refused and nothing is written (apply 2).
+ * verify 3); error: the set is refused and nothing is written (exit 2
+ * everywhere: a profile whose value no kernel takes does not even load).
  */
 const struct wq_cond_desc wq_conds[WQ_COND_NR] = {
     [WQ_COND_OK] = {"ok", WQ_SEV_INFO, "ok", "writes it (or finds it set)", {0, 0, 0}, "valid and applicable here"},
@@ -89,20 +90,20 @@ const struct wq_cond_desc wq_conds[WQ_COND_NR] = {
 			 WQ_SEV_ERROR,
 			 "invalid",
 			 "refuses the set, writes nothing",
-			 {3, 2, 2},
+			 {2, 2, 2},
 			 "invalid on every kernel, or for this workqueue (out of range)"},
     [WQ_COND_FORCE] = {"needs-force",
 		       WQ_SEV_ERROR,
 		       "invalid",
 		       "refuses the set, writes nothing",
-		       {3, 2, 2},
+		       {2, 2, 2},
 		       "a max_active below the hidden min_active (6.9+), asked without --force (profiles are "
 		       "forced)"},
     [WQ_COND_UNREADABLE] = {"unreadable",
 			    WQ_SEV_ERROR,
 			    "invalid",
 			    "refuses the set, writes nothing",
-			    {3, 2, 2},
+			    {2, 2, 2},
 			    "the current value cannot be read, or holds a control character"},
     [WQ_COND_DRIFT] =
 	{"drift", WQ_SEV_WARNING, "drift", "writes it", {0, 0, 3}, "the live value differs from the profile's"},

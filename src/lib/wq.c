@@ -856,8 +856,11 @@ int wq_cpuspec_parse(struct wq_ctx *ctx, const char *text, int owner_node, struc
 		return -ENODEV;
 	}
 	if (wq_cpuset_is_empty(set)) {
-		snprintf(why, whysz, "'%s' selects no CPU", text);
-		return -EINVAL;
+		/* by keyword (a CPU-less node, every CPU isolated) this machine's doing; by a zero mask anyone's */
+		const bool mask = strstr(text, "0x") || strstr(text, "0X") || strstr(text, "mask:");
+
+		snprintf(why, whysz, "'%s' selects no CPU%s", text, mask ? "" : " on this machine");
+		return mask ? -EINVAL : -ENODEV;
 	}
 	if (!wq_cpuset_intersects(set, t->online)) {
 		_cleanup_free_ char *o = wq_cpuset_format_list(t->online);

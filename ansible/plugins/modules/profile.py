@@ -12,10 +12,16 @@ module: profile
 short_description: Install, activate, apply and verify a wqctl profile
 description:
   - Installs a profile (see wqctl.profile(5)) as C(/etc/wqctl/profiles/NAME.conf) from
-    O(content) or O(src), after wqctl has validated it against the running kernel; an
-    invalid profile fails the task with wqctl's messages and nothing is installed.
+    O(content) or O(src), after wqctl has validated it; an invalid profile fails the task
+    with wqctl's messages and nothing is installed.
   - With O(state=active) the profile joins the active set (C(wqctl profile use)), which
     C(wqctl apply) applies (unless O(apply=false)) and C(wqctl verify) then checks.
+  - Before anything is written (and in check mode) the module plans what the real run does,
+    C(wqctl apply --dry-run) of the whole active set with the new text. The task fails with
+    wqctl's reason exactly where wqctl's table of conditions (wqctl.profile(5), CONDITIONS)
+    says apply or verify exits non-zero; a setting another kernel or machine lacks (severity
+    info) does not fail it. A task that fails after writing puts the profile file and the
+    active set back as it found them.
   - With O(state=inactive) the profile stays installed but leaves the active set; when it
     was the only active one, C(wqctl profile off) also restores what wqctl had changed.
     O(state=absent) removes it as well.
@@ -71,7 +77,8 @@ changes:
   type: list
   elements: dict
 verify:
-  description: C(wqctl verify) of the profile after it was applied, one row a setting.
+  description: C(wqctl verify) of the profile after it was applied, one row a setting (target,
+    status, condition, expected, actual, reason).
   returned: when the profile was applied
   type: list
   elements: dict
@@ -94,11 +101,23 @@ def active(w):
     return [l for l in out.splitlines() if l.strip()]
 
 
-def plan(w, args, profile_dir=None):
-    """The writes a dry run of apply would make, each as wqctl displays it (the text under test named as the profile)."""
-    _, out, _ = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "apply", "--dry-run"] + args, profile_dir=profile_dir, hide=profile_dir)
+def set_args(names, name, path):
+    """--profile for each name of an active set, with this task's text (a file) standing for NAME."""
+    args = []
+    for n in names:
+        args += ["--profile", path if n == name else n]
+    return args
+
+
+def plan(w, args, hide=None):
+    """What apply would do: the writes (as wqctl displays them), or wqctl's own refusal (rc, message)."""
+    rc, out, err = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "apply", "--dry-run"] + args, check=False)
     doc = json.loads(out) if out.strip().startswith("{") else {}
-    return [dict(object=c["object"], old=c["old"], new=c["new"]) for c in doc.get("plan", []) if c.get("action") == "write"]
+    msg = err.strip()
+    if hide:
+        msg = msg.replace(hide.rstrip("/") + "/", "")
+    writes = [dict(object=c["object"], old=c["old"], new=c["new"]) for c in doc.get("plan", []) if c.get("action") == "write"]
+    return rc, writes, msg
 
 
 def read(path):
@@ -107,6 +126,44 @@ def read(path):
             return f.read()
     except IOError:
         return None
+
+
+def write(module, path, text):
+    d = os.path.dirname(path)
+    if not os.path.isdir(d):
+        os.makedirs(d, 0o755)
+    fd, new = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(new, 0o644)
+    module.atomic_move(new, path)
+
+
+def use(w, names, keep=False):
+    """Make names the active set; an empty one with profile off (--keep: the values stay)."""
+    w.run(["profile", "use"] + names if names else ["profile", "off"] + (["--keep"] if keep else []))
+
+
+def conditions(w):
+    """wqctl's table of conditions (wqctl.profile(5) CONDITIONS): code -> (severity, verify's exit)."""
+    _, out, _ = w.run(["__complete", "conditions"])
+    return dict((f[0], (f[1], int(f[6]))) for f in (l.split("\t") for l in out.splitlines()) if len(f) >= 8)
+
+
+def reasons(rows, table):
+    """The rows verify fails for, in wqctl's words."""
+    bad = []
+    for r in rows:
+        cond = r.get("condition") or ""
+        if table.get(cond, ("", 1))[1] == 0:
+            continue
+        what = "%s: %s (%s)" % (r.get("target"), r.get("status"), cond)
+        if r.get("status") in ("drift",):
+            what += ": expected %s, actual %s" % (r.get("expected"), r.get("actual"))
+        if r.get("reason"):
+            what += ": %s" % r["reason"]
+        bad.append(what)
+    return "; ".join(bad)
 
 
 def main():
@@ -140,7 +197,7 @@ def main():
         diff["before"] = before_text or ""
         if result["changed"] and not module.check_mode:
             if after_active != before_active:
-                w.run(["profile", "use"] + after_active if after_active else ["profile", "off"])
+                use(w, after_active)
             if before_text is not None:
                 os.unlink(path)
         result["active"] = after_active
@@ -151,16 +208,6 @@ def main():
         module.fail_json(msg="src %s: cannot read it" % p["src"])
     if not text.endswith("\n"):
         text += "\n"
-    # wqctl validates the text where nothing reads it yet: a directory of our own (root's, 0700)
-    tmp = tempfile.mkdtemp(prefix="wqctl-profile-")
-    try:
-        with open(os.path.join(tmp, name + ".conf"), "w") as f:
-            f.write(text)
-        os.chmod(os.path.join(tmp, name + ".conf"), 0o644)
-        alone = plan(w, ["--profile", name], profile_dir=tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
     file_changed = before_text != text
     diff["before"] = before_text or ""
     diff["after"] = text
@@ -170,35 +217,55 @@ def main():
         after_active = [n for n in before_active if n != name]
     result["active"] = after_active
     result["changed"] = file_changed or after_active != before_active
+    applying = p["state"] == "active" and p["apply"]
 
+    # Before anything is written, in check mode and for real alike: what the real run will do, the
+    # whole active set with this text (a file in a directory of our own, root's, 0700), or wqctl's
+    # refusal. A refusal (exit 2) or a setting apply would skip with a warning (exit 1) fails the task.
+    tmp = tempfile.mkdtemp(prefix="wqctl-profile-")
+    try:
+        mine = os.path.join(tmp, name + ".conf")
+        with open(mine, "w") as f:
+            f.write(text)
+        os.chmod(mine, 0o644)
+        rc, writes, msg = plan(w, set_args(after_active if applying else [name], name, mine), hide=tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if rc == 2 or (applying and rc != 0):
+        # nothing was written: the host is as the task found it
+        module.fail_json(msg=msg or "wqctl apply --dry-run: exit %d" % rc, rc=rc, **dict(result, changed=False, active=before_active))
+    if applying:
+        result["changes"] = writes
+        result["changed"] = result["changed"] or bool(writes)
     if module.check_mode:
-        if p["state"] == "active" and p["apply"]:
-            result["changes"] = alone
-            result["changed"] = result["changed"] or bool(alone)
         module.exit_json(diff=diff, **result)
 
+    def undo(msg, **extra):
+        """A failed task leaves the host as it found it: the file and the active set."""
+        if before_text is None:
+            if os.path.exists(path):
+                os.unlink(path)
+        elif file_changed:
+            write(module, path, before_text)
+        if after_active != before_active:
+            use(w, before_active, keep=True)
+        result["active"] = before_active
+        module.fail_json(msg=msg, **dict(result, **extra))
+
     if file_changed:
-        d = os.path.dirname(path)
-        if not os.path.isdir(d):
-            os.makedirs(d, 0o755)
-        fd, new = tempfile.mkstemp(dir=d, prefix="." + name + ".")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.chmod(new, 0o644)
-        module.atomic_move(new, path)
+        write(module, path, text)
     if after_active != before_active:
-        w.run(["profile", "use"] + after_active if after_active else ["profile", "off"])
-    if p["state"] == "active" and p["apply"]:
-        changes = plan(w, [])
-        if changes:
-            w.run(["apply"])
-            result["changed"] = True
-        result["changes"] = changes
-        rc, out, err = w.run(["-J", "verify", "--profile", name], check=False)
+        use(w, after_active)
+    if applying:
+        if writes:
+            rc, _, err = w.run(["apply"], check=False)
+            if rc != 0:
+                undo(err.strip() or "wqctl apply: exit %d" % rc, rc=rc)
+        rc, out, err = w.run(["-J", "-o", "TARGET,STATUS,CONDITION,EXPECTED,ACTUAL,REASON", "verify", "--profile", name], check=False)
         rows = json.loads(out).get("settings", []) if out.strip().startswith("{") else []
         result["verify"] = rows
-        if rc not in (0,):
-            module.fail_json(msg="wqctl verify --profile %s: exit %d: %s" % (name, rc, err.strip() or "drift"), **result)
+        if rc != 0:
+            undo("wqctl verify --profile %s: exit %d: %s" % (name, rc, reasons(rows, conditions(w)) or err.strip()), rc=rc)
     module.exit_json(diff=diff, **result)
 
 
