@@ -10,22 +10,25 @@
 #include "../lib/cpuset.h"
 #include "../lib/explain.h"
 #include "../lib/knob.h"
+#include "../lib/kver.h"
 #include "../lib/macro.h"
 #include "../lib/wq.h"
 #include "cli.h"
 
 /*
  * Whether an attribute holds what the kernel gives a workqueue it creates:
- * the root mask, the default scope, not strict, nice 0, NUMA on (<= 6.5).
- * Such a line would pin this machine's value elsewhere (cpumask = 0-1 on a
- * 64-CPU machine), so snapshot leaves it out unless --all. max_active has
- * no such default (its creator chose it) and is always written.
+ * the root mask, the default scope, not strict, nice 0, NUMA on (<= 6.5),
+ * and max_active at WQ_DFL_ACTIVE (256, 1024 from 6.13: what a creator's 0
+ * becomes). Such a line would pin this machine's or this kernel's value
+ * elsewhere (cpumask = 0-1 on a 64-CPU machine, max_active = 1024 on 6.6-6.8
+ * where the limit is 512), so snapshot leaves it out unless --all.
  */
 static bool kernel_default(struct cli *cli, const struct wq_info *wi, int a)
 {
 	const struct wq_cpuset *root = NULL;
 
 	switch (a) {
+	case WQ_A_MAX_ACTIVE: return cli->ctx->kver.known && wi->max_active == wq_kver_dfl_active(&cli->ctx->kver);
 	case WQ_A_CPUMASK:
 		return wi->cpumask && wq_root_cpumask_get(cli->ctx, &root) == 0 && root &&
 		       wq_cpuset_equal(wi->cpumask, root);
@@ -74,17 +77,25 @@ static int run(struct cli *cli, int argc, char **argv)
 	printf("[profile]\ndescription = snapshot (kernel %s)\n",
 	       cli->ctx->kver.known ? cli->ctx->kver.release : "unknown");
 	if (optind == argc && wq_knobs_list(cli->ctx, &ks, &nk) == 0) {
-		printf("\n[global]\n");
-		for (size_t i = 0; i < nk; i++) {
+		for (size_t i = 0, head = 0; i < nk; i++) {
 			_cleanup_free_ char *v = NULL;
+			const char *dflt;
 
 			if (!ks[i].desc || !ks[i].writable || ks[i].boot_only || !ks[i].value)
 				continue;
-			if (!all && !strcmp(ks[i].name, "cpumask") && root_is_default(cli, ks[i].value)) {
+			dflt = wq_knob_default(cli->ctx, ks[i].desc);
+			if (!all && ((!strcmp(ks[i].name, "cpumask") && root_is_default(cli, ks[i].value)) ||
+				     (dflt && wq_value_equal(ks[i].desc->type, ks[i].value, dflt)))) {
 				left++;
 				continue;
 			}
+			if (!head++)
+				printf("\n[global]\n");
 			v = wq_value_display(ks[i].desc->type, ks[i].value);
+			if (!strcmp(ks[i].name, "cpu_intensive_thresh_us") && !all)
+				printf(
+				    "# the kernel boots with more than 10000 on a CPU under 4000 BogoMIPS: drop this line\n"
+				    "# to keep each machine's own\n");
 			printf("%s = %s\n", ks[i].name, v ? v : ks[i].value);
 		}
 		wq_knobs_free(ks, nk);
@@ -98,8 +109,8 @@ static int run(struct cli *cli, int argc, char **argv)
 			wq_info_clear(&wi);
 			continue;
 		}
-		printf("\n[workqueue %s]\n", names[i]);
-		for (int a = 0; a < WQ_A_NR; a++) {
+		/* a section only for a workqueue with something of its own */
+		for (int a = 0, head = 0; a < WQ_A_NR; a++) {
 			_cleanup_free_ char *v = NULL;
 
 			if (!wi.raw[a])
@@ -108,6 +119,8 @@ static int run(struct cli *cli, int argc, char **argv)
 				left++;
 				continue;
 			}
+			if (!head++)
+				printf("\n[workqueue %s]\n", names[i]);
 			v = a == WQ_A_AFFINITY_SCOPE ? strdup(wi.scope)
 						     : wq_value_display(wq_attr_descs[a].type, wi.raw[a]);
 			printf("%s = %s\n", wq_attr_descs[a].name, v ? v : "");
@@ -116,8 +129,9 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (left)
 		printf(
-		    "\n# %zu value%s at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0)\n"
-		    "# left out, so that this profile pins nothing of this machine; --all writes them\n",
+		    "\n# %zu value%s at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0,\n"
+		    "# max_active at the kernel's default, knobs at their boot values) left out, so that this\n"
+		    "# profile pins nothing of this machine or kernel; --all writes them\n",
 		    left, left == 1 ? "" : "s");
 	wq_names_free(names, n);
 	return rc;

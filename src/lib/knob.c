@@ -45,6 +45,27 @@ const struct wq_knob_desc wq_knob_descs[] = {
 };
 const unsigned int wq_knob_ndescs = ARRAY_SIZE(wq_knob_descs);
 
+const char *wq_knob_default(struct wq_ctx *ctx, const struct wq_knob_desc *d)
+{
+	static const struct {
+		const char *name, *value;
+	} dflt[] = {
+	    {"debug_force_rr_cpu", "N"},
+	    {"watchdog_thresh", "30"},
+	    {"panic_on_stall", "0"},
+	    {"cpu_intensive_thresh_us", "10000"},
+	    {"cpu_intensive_warning_thresh", "4"},
+	    {"panic_on_stall_time", "0"},
+	};
+
+	if (streq(d->name, "default_affinity_scope"))
+		return wq_root_exists(ctx->root, PARAM("cache_shard_size")) ? "cache_shard" : "cache";
+	for (size_t i = 0; i < ARRAY_SIZE(dflt); i++)
+		if (streq(dflt[i].name, d->name))
+			return dflt[i].value;
+	return NULL;
+}
+
 static const struct wq_knob_desc *find_desc(const char *name)
 {
 	for (unsigned int i = 0; i < wq_knob_ndescs; i++)

@@ -51,6 +51,14 @@ char *wq_knob_cmdline(const struct wq_knob *k, const char *value);
  * 0, or -EINVAL/-EROFS/-EPERM (boot-only) with why.
  */
 int wq_knob_parse(struct wq_ctx *ctx, const struct wq_knob *k, const char *text, char **out, char *why, size_t whysz);
+/*
+ * The value the kernel boots with when nothing sets the knob (doc/kernel.md
+ * §2): default_affinity_scope cache, cache_shard where the kernel has it
+ * (7.1+); watchdog_thresh 30; cpu_intensive_thresh_us 10000 (a machine under
+ * 4000 BogoMIPS boots with more); the others 0 or N. NULL: none known (the
+ * root masks, boot-only and unknown parameters).
+ */
+const char *wq_knob_default(struct wq_ctx *ctx, const struct wq_knob_desc *d);
 /* Type for comparisons of a knob's values. */
 enum wq_vtype wq_knob_type(const struct wq_knob *k);
 

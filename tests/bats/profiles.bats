@@ -41,7 +41,9 @@ bad_profile() {
 	run wqp verify --profile snap
 	assert_success
 	refute_output --partial drift
-	assert_line --regexp '^writeback/max_active +ok +1024 +1024 +-$'
+	# kcryptd-253:0-1 was created with 16 (mktree.sh): its own; writeback's 1024 is the kernel's default
+	assert_line --regexp '^kcryptd-253:0-1/max_active +ok +16 +16 +-$'
+	refute_output --partial writeback
 }
 
 @test "later profiles override earlier ones" {
@@ -780,25 +782,48 @@ nice = 1 ; $PD/mine.conf:10"
 	assert_success
 	run wq snapshot writeback blkcg_punt_bio
 	assert_success
-	# writeback: its own mask and nice; blkcg_punt_bio at the fixture's defaults: max_active alone
+	# writeback: its own mask and nice; blkcg_punt_bio at the fixture's defaults, so no section; both
+	# have max_active 1024, WQ_DFL_ACTIVE from 6.13 (doc/kernel.md §4: what a creator's 0 becomes)
 	assert_output "[profile]
 description = snapshot (kernel 6.18.0)
 
-[workqueue blkcg_punt_bio]
-max_active = 1024
-
 [workqueue writeback]
-max_active = 1024
 cpumask = 0-3
 nice = -2
 
-# 6 values at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0)
-# left out, so that this profile pins nothing of this machine; --all writes them"
-	# the globals: the root mask of every possible CPU (0-31) is left out too
-	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+# 8 values at the kernel's defaults (masks of every CPU, default scope, not strict, nice 0,
+# max_active at the kernel's default, knobs at their boot values) left out, so that this
+# profile pins nothing of this machine or kernel; --all writes them"
+	# the globals at their boot values (the fixture's: cache, N, 30, 0, 10000) and the root mask of
+	# every possible CPU (0-31) are left out too: no [global] at all
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot"
+	refute_line "[global]"
+	run wq knob watchdog_thresh=60 default_affinity_scope=numa
 	assert_success
-	assert_line "watchdog_thresh = 30"
-	refute_line --regexp '^cpumask = '
+	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
+	assert_output "[global]
+default_affinity_scope = numa
+watchdog_thresh = 60"
 	run bash -c "'$WQCTL' --sysroot '$ROOT' snapshot --all | awk '/^\\[/ { g = (\$0 == \"[global]\") } g'"
 	assert_line "cpumask = 0-31"
+	assert_line "cpu_intensive_thresh_us = 10000"
+	run wq snapshot --all writeback
+	assert_line "max_active = 1024"
+}
+
+@test "snapshot of a 6.12 tree leaves out max_active 256 and applies on 6.8 and 7.3 unchanged (issue 59 item 6)" {
+	use_tree vmware_fpe 6.12.0
+	run wq snapshot
+	assert_success
+	# WQ_DFL_ACTIVE is 256 up to 6.12 (doc/kernel.md §4); the fixture's writeback was created with 0
+	refute_line "max_active = 256"
+	wq snapshot >"$PD/snap.conf"
+	for k in 6.8.0 7.3.0; do
+		use_tree vmware_fpe "$k"
+		BEFORE=$(tree_sum)
+		run wqp apply --profile snap
+		assert_success
+		# nothing of 6.12's kernel is pinned: on 7.3 the default scope stays cache_shard
+		assert_equal "$(tree_sum)" "$BEFORE"
+	done
 }
