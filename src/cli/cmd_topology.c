@@ -28,12 +28,12 @@ struct sets {
 	struct wq_cpuset *set;
 };
 
-/* The scopes this kernel has: cache_shard only where parameters/cache_shard_size exists (7.1+). */
-static bool listed(struct cli *cli, struct wq_topo *t, int s, int only)
+/* The scopes this kernel has: cache_shard from 7.1 (wq_has_cache_shard: the tree, or --kernel). */
+static bool listed(struct cli *cli, int s, int only)
 {
 	if (only >= 0)
 		return s == only;
-	return s != WQ_SCOPE_CACHE_SHARD || wq_topo_has_cache_shard(cli->ctx->root, t);
+	return s != WQ_SCOPE_CACHE_SHARD || wq_has_cache_shard(cli->ctx);
 }
 
 static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets, size_t nsets, int only)
@@ -61,7 +61,7 @@ static int text_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 		out_setf(&o, ln, COL_NR_CPUS, "%u", wq_cpuset_count(t->nodes[i].cpus));
 	}
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
-		if (!listed(cli, t, s, only))
+		if (!listed(cli, s, only))
 			continue;
 		for (int p = 0; p < t->pods[s].nr; p++) {
 			struct libscols_line *ln = out_line(&o);
@@ -101,7 +101,7 @@ static int json_out(struct cli *cli, struct wq_topo *t, const struct sets *sets,
 	for (int s = 0; s < WQ_SCOPE_NR; s++) {
 		json_object *pods;
 
-		if (!listed(cli, t, s, only))
+		if (!listed(cli, s, only))
 			continue;
 		pods = json_object_new_array();
 		for (int p = 0; p < t->pods[s].nr; p++) {
@@ -153,13 +153,13 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (!hk || !root || !cli_ctx(cli) || !(t = wq_ctx_topo(cli->ctx)))
 		return EXIT_FAIL;
-	if (only == WQ_SCOPE_CACHE_SHARD && !wq_topo_has_cache_shard(cli->ctx->root, t)) {
+	if (only == WQ_SCOPE_CACHE_SHARD && !wq_has_cache_shard(cli->ctx)) {
 		cli_err(cli, "--scope: cache_shard: %s", WQ_NO_CACHE_SHARD);
 		return EXIT_USAGE;
 	}
 	/* every scope this kernel has, or the one asked for */
 	for (int s = 0; s < WQ_SCOPE_NR; s++)
-		if (listed(cli, t, s, only) && !wq_ctx_topo_pods(cli->ctx, s))
+		if (listed(cli, s, only) && !wq_ctx_topo_pods(cli->ctx, s))
 			return EXIT_FAIL;
 	wq_topo_housekeeping(t, hk);
 	if (wq_root_cpumask(cli->ctx, root) < 0)

@@ -847,8 +847,17 @@ int wq_explain(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wha
 	int r;
 	const struct wq_model *m = lookup(ctx, wq, wi, true, ex, &r);
 
-	if (m)
-		return explain_copy(ex, &m->ex);
+	if (m) {
+		r = explain_copy(ex, &m->ex);
+		/* a scope the named kernel lacks: said, not silently modelled as another */
+		if (r == 0 && wq->unbound && (!wi || !wi->scope) && !strcmp(wq->scope_eff, "cache_shard") &&
+		    !wq_has_cache_shard(ctx))
+			note(ex,
+			     "affinity_scope cache_shard exists from Linux 7.1 on, not on %s: this what-if keeps "
+			     "the scope the values' kernel has, so its pods are 7.1's",
+			     ctx->kver.known ? ctx->kver.release : "this kernel");
+		return r;
+	}
 	if (r == 0 && !(ex->effective = wq_cpuset_new()))
 		r = -ENOMEM;
 	return r;

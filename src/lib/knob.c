@@ -59,7 +59,7 @@ const char *wq_knob_default(struct wq_ctx *ctx, const struct wq_knob_desc *d)
 	};
 
 	if (streq(d->name, "default_affinity_scope"))
-		return wq_root_exists(ctx->root, PARAM("cache_shard_size")) ? "cache_shard" : "cache";
+		return wq_has_cache_shard(ctx) ? "cache_shard" : "cache";
 	for (size_t i = 0; i < ARRAY_SIZE(dflt); i++)
 		if (streq(dflt[i].name, d->name))
 			return dflt[i].value;

@@ -314,10 +314,29 @@ static int parse_int_range(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* --kernel names a known kernel other than the one the values come from */
+static bool whatif(const struct wq_ctx *ctx)
+{
+	return ctx->kver_source && streq(ctx->kver_source, "--kernel") && ctx->kver.known;
+}
+
+bool wq_has_cache_shard(struct wq_ctx *ctx)
+{
+	if (whatif(ctx))
+		return wq_kver_cmp(&ctx->kver, 7, 1, 0) >= 0;
+	return wq_root_exists(ctx->root, WQ_P_PARAMS "/cache_shard_size");
+}
+
 void wq_default_scope(struct wq_ctx *ctx, char *buf, size_t size)
 {
-	if (wq_root_read_buf(ctx->root, WQ_P_PARAMS "/default_affinity_scope", buf, size) < 0)
+	if (wq_root_read_buf(ctx->root, WQ_P_PARAMS "/default_affinity_scope", buf, size) < 0) {
 		buf[0] = '\0';
+		return;
+	}
+	/* the values' kernel booted with its own default: the named kernel boots with its own */
+	if (whatif(ctx) && ctx->host_kver.known && wq_kver_cmp(&ctx->host_kver, 6, 6, 0) >= 0 &&
+	    streq(buf, wq_kver_cmp(&ctx->host_kver, 7, 1, 0) >= 0 ? "cache_shard" : "cache"))
+		snprintf(buf, size, "%s", wq_kver_cmp(&ctx->kver, 7, 1, 0) >= 0 ? "cache_shard" : "cache");
 }
 
 /* "default (cache)" -> configured "default", effective "cache". */
@@ -616,7 +635,8 @@ int wq_info_read(struct wq_ctx *ctx, const char *name, struct wq_info *info)
 		case WQ_A_CPUMASK: r = parse_mask(st, raw, shared, &info->cpumask); break;
 		case WQ_A_AFFINITY_SCOPE:
 			r = parse_scope_read(raw, info->scope, info->scope_eff, sizeof(info->scope));
-			if (r == 0 && !info->scope_eff[0])
+			/* "default (X)": X is the values' kernel's; a what-if's default is the named kernel's */
+			if (r == 0 && (!info->scope_eff[0] || (whatif(ctx) && streq(info->scope, "default"))))
 				wq_default_scope(ctx, info->scope_eff, sizeof(info->scope_eff));
 			break;
 		default: break;
@@ -671,8 +691,8 @@ const char *const *wq_scope_names(struct wq_ctx *ctx)
 	names[n++] = "cpu";
 	names[n++] = "smt";
 	names[n++] = "cache";
-	/* Post-6.18 kernels add cache_shard; its size parameter announces it. */
-	if (wq_root_exists(ctx->root, WQ_P_PARAMS "/cache_shard_size"))
+	/* Post-6.18 kernels add cache_shard; its size parameter announces it (or --kernel 7.1+). */
+	if (wq_has_cache_shard(ctx))
 		names[n++] = "cache_shard";
 	names[n++] = "numa";
 	names[n++] = "system";

@@ -86,8 +86,19 @@ void wq_info_clear(struct wq_info *info);
 void wq_ctx_mask_texts(struct wq_ctx *ctx, bool keep);
 /* Relative path of a workqueue attribute (or of the workqueue with attr NULL). */
 void wq_attr_path(char *buf, size_t size, const char *wq, const char *attr);
-/* The global default affinity scope, or "" if the kernel has none. */
+/*
+ * The global default affinity scope, or "" if the kernel has none. With
+ * --kernel naming another kernel than the one that set the values, a
+ * parameter at that kernel's boot default (cache; cache_shard from 7.1) is
+ * the named kernel's own default: the what-if models the named kernel.
+ */
 void wq_default_scope(struct wq_ctx *ctx, char *buf, size_t size);
+/*
+ * Does the kernel have the cache_shard scope? The named kernel's rule with
+ * --kernel (7.1 and later; the pods then from the tree's cache_shard_size, or
+ * the default 8 where it has none), else parameters/cache_shard_size exists.
+ */
+bool wq_has_cache_shard(struct wq_ctx *ctx);
 /* True when the running kernel has affinity scopes (>= 6.6). */
 bool wq_has_scopes(struct wq_ctx *ctx);
 /* Scope names the kernel accepts, NULL-terminated static+ctx list. "default" excluded. */

@@ -378,3 +378,33 @@ cmdline() { printf 'BOOT_IMAGE=/vmlinuz ro %s\n' "$1" >"$ROOT/proc/cmdline"; }
 	run wq check -r -n -o SEVERITY,CODE,TARGET
 	refute_output --partial cpuset-isolated
 }
+
+@test "--kernel models the named kernel's cache_shard: 7.3 on a 6.18 tree has it, 7.0 on a 7.3 tree has not (issue 59 item 7)" {
+	use_tree vmware_fpe 6.18.0
+	# the tree has no cache_shard_size: 7.1's default 8 cores per shard; each of vmware_fpe's last-level
+	# caches has 4 cores (lscpu), DIV_ROUND_CLOSEST(4, 8) = 1 shard: the cache pods themselves
+	run wq --kernel 7.3.0 topology --scope cache_shard -r -n -o CPUS
+	assert_success
+	assert_equal "$output" "$(wq --kernel 7.3.0 topology --scope cache -r -n -o CPUS)"
+	run wq --kernel 7.3.0 set --dry-run writeback affinity_scope=cache_shard
+	assert_success
+	# 6.18 booted with default_affinity_scope cache, its default: 7.3 boots with cache_shard
+	run wq --kernel 7.3.0 explain writeback
+	assert_line "scope:        cache_shard"
+	run wq explain writeback
+	assert_line "scope:        cache"
+	# a 7.3 tree asked as 7.0: no cache_shard anywhere, and the default is 7.0's
+	use_tree vmware_fpe 7.3.0
+	run wq --kernel 7.0.0 topology -J
+	assert_success
+	refute_output --partial cache_shard
+	run wq --kernel 7.0.0 explain writeback
+	assert_line "scope:        cache"
+	run wq --kernel 7.0.0 set --dry-run writeback affinity_scope=cache_shard
+	assert_failure 2
+	assert_output --partial "cache_shard exists from Linux 7.1"
+	# a workqueue set to cache_shard itself: kept, and said
+	wq set writeback affinity_scope=cache_shard
+	run wq --kernel 7.0.0 explain writeback
+	assert_line "note: affinity_scope cache_shard exists from Linux 7.1 on, not on 7.0.0: this what-if keeps the scope the values' kernel has, so its pods are 7.1's"
+}
