@@ -69,7 +69,8 @@ struct wq_row {
 	struct wq_info wi;
 	long inflight;
 	char owner[64];
-	char *cpus;
+	char *cpus; /* effective: the cpumask within the root unbound cpumask (wq_effective_cpus) */
+	char *mask; /* as written */
 };
 
 static void per_workqueue(FILE *f, struct wq_row *rows, size_t n)
@@ -98,14 +99,16 @@ static void per_workqueue(FILE *f, struct wq_row *rows, size_t n)
 			sample(f, "wqctl_workqueue_affinity_strict",
 			       (const char *[]){"workqueue", rows[i].wi.name, NULL}, rows[i].wi.strict);
 	family(f, "wqctl_workqueue_info", "gauge",
-	       "A workqueue in sysfs: its kind, affinity scope in force, requested CPUs and owner device.");
+	       "A workqueue in sysfs: its kind, affinity scope in force, the CPUs the kernel uses (its cpumask within "
+	       "the root unbound cpumask), its cpumask as written and owner device.");
 	for (size_t i = 0; i < n; i++) {
 		const struct wq_info *w = &rows[i].wi;
 		const char *scope = w->scope_eff[0] ? w->scope_eff : w->scope;
 
 		sample(f, "wqctl_workqueue_info",
 		       (const char *[]){"workqueue", w->name, "kind", w->unbound ? "unbound" : "percpu", "scope", scope,
-					"cpus", rows[i].cpus ? rows[i].cpus : "", "owner", rows[i].owner, NULL},
+					"cpus", rows[i].cpus ? rows[i].cpus : "", "cpumask",
+					rows[i].mask ? rows[i].mask : "", "owner", rows[i].owner, NULL},
 		       1);
 	}
 }
@@ -411,8 +414,13 @@ static int collect(struct cli *cli, FILE *f, double window, int *failed)
 			continue;
 		}
 		w->inflight = w->wi.bad & (1U << WQ_A_MAX_ACTIVE) ? -1 : wq_explain_max_inflight(cli->ctx, &w->wi);
-		if ((w->wi.has & (1U << WQ_A_CPUMASK)) && !(w->wi.bad & (1U << WQ_A_CPUMASK)))
-			w->cpus = wq_cpuset_format_list(w->wi.cpumask);
+		if ((w->wi.has & (1U << WQ_A_CPUMASK)) && !(w->wi.bad & (1U << WQ_A_CPUMASK))) {
+			_cleanup_cpuset_ struct wq_cpuset *e = wq_cpuset_new();
+
+			w->mask = wq_cpuset_format_list(w->wi.cpumask);
+			w->cpus =
+			    e && wq_effective_cpus(cli->ctx, w->wi.cpumask, e) == 0 ? wq_cpuset_format_list(e) : NULL;
+		}
 		wq_owner_from_name(w->wi.name, &o);
 		wq_owner_format(&o, w->owner, sizeof(w->owner));
 		if (!strcmp(w->owner, "-"))
@@ -434,6 +442,7 @@ static int collect(struct cli *cli, FILE *f, double window, int *failed)
 	for (size_t i = 0; i < nr; i++) {
 		wq_info_clear(&rows[i].wi);
 		free(rows[i].cpus);
+		free(rows[i].mask);
 	}
 	free(rows);
 	return EXIT_OK;

@@ -57,38 +57,58 @@ static void checked_release(void *data)
 
 static const struct wq_ctx_cache checked_key = {checked_release, false};
 
-/* Which of check_mask()'s findings a mask has: tests without copies. */
-static unsigned int mask_flags(const struct wq_topo *t, const struct wq_cpuset *m)
+/*
+ * Which of check_mask()'s findings a mask has, tests without copies: w as
+ * written (offline CPUs it asks for), e the CPUs the kernel uses for it
+ * (w within the root mask, or the root mask: wq_effective_cpus), which
+ * decide whether it has an online CPU and whether it reaches isolated ones.
+ */
+static unsigned int mask_flags(const struct wq_topo *t, const struct wq_cpuset *w, const struct wq_cpuset *e)
 {
 	unsigned int f = M_CHECKED;
 
-	if (!wq_cpuset_intersects(m, t->online))
+	if (!wq_cpuset_intersects(e, t->online))
 		return f | M_NO_ONLINE;
 	/* A mask of every possible CPU is the default, not a request for offline ones. */
-	if (!wq_cpuset_subset(m, t->online) && !wq_cpuset_subset(t->possible, m))
+	if (!wq_cpuset_subset(w, t->online) && !wq_cpuset_subset(t->possible, w))
 		f |= M_OFFLINE;
-	if (wq_cpuset_intersects(m, t->isolated) || wq_cpuset_intersects(m, t->nohz_full))
+	if (wq_cpuset_intersects(e, t->isolated) || wq_cpuset_intersects(e, t->nohz_full))
 		f |= M_ISOLATED;
 	return f;
 }
 
-/* CPU findings for a mask: no online CPU, offline CPUs, isolated CPUs. flags: mask_flags(), or 0 to work them out. */
-static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *m, unsigned int flags,
-		       wq_finding_fn fn, void *data, bool *no_online)
+/* ", the cpumask W within the root unbound cpumask," where e is not w: what the kernel uses, said so */
+static void eff_words(char *buf, size_t size, const struct wq_cpuset *w, const struct wq_cpuset *e)
 {
+	_cleanup_free_ char *wl = NULL;
+
+	buf[0] = '\0';
+	if (w == e || wq_cpuset_equal(w, e))
+		return;
+	wl = list(w);
+	snprintf(buf, size, " (effective: the cpumask %s within the root unbound cpumask)", wl);
+}
+
+/* CPU findings for a mask w and its effective e: no online CPU, offline CPUs, isolated CPUs. flags: mask_flags(), or 0 to work them out. */
+static void check_mask(struct wq_topo *t, const char *target, const struct wq_cpuset *w, const struct wq_cpuset *e,
+		       unsigned int flags, wq_finding_fn fn, void *data, bool *no_online)
+{
+	char eff[160];
+
 	if (!flags)
-		flags = mask_flags(t, m);
+		flags = mask_flags(t, w, e);
 	*no_online = flags & M_NO_ONLINE;
 	if (*no_online) {
-		_cleanup_free_ char *l = list(m);
+		_cleanup_free_ char *l = list(e);
 		_cleanup_free_ char *o = list(t->online);
 
+		eff_words(eff, sizeof(eff), w, e);
 		emit(fn, data, WQ_SEV_ERROR, "cpumask-no-online-cpu", target,
-		     "cpumask %s has no online CPU (online: %s)", l, o);
+		     "cpumask %s%s has no online CPU (online: %s)", l, eff, o);
 		return;
 	}
 	if (flags & M_OFFLINE) {
-		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
+		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(w);
 		_cleanup_free_ char *l = NULL;
 
 		if (x) {
@@ -99,17 +119,18 @@ static void check_mask(struct wq_topo *t, const char *target, const struct wq_cp
 		     "cpumask includes offline CPUs %s: unused until they come online", l ? l : "?");
 	}
 	if (flags & M_ISOLATED) {
-		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(m);
-		_cleanup_free_ char *l = NULL;
+		_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_dup(t->isolated);
+		_cleanup_free_ char *l = NULL, *el = list(e);
 
 		if (x) {
-			wq_cpuset_and(x, t->isolated);
 			wq_cpuset_or(x, t->nohz_full);
-			wq_cpuset_and(x, m);
+			wq_cpuset_and(x, e);
 			l = list(x);
 		}
+		eff_words(eff, sizeof(eff), w, e);
 		emit(fn, data, WQ_SEV_WARNING, "cpumask-isolated", target,
-		     "cpumask includes isolated or nohz_full CPUs %s: unbound work will disturb them", l ? l : "?");
+		     "cpumask %s%s includes isolated or nohz_full CPUs %s: unbound work will disturb them", el, eff,
+		     l ? l : "?");
 	}
 }
 
@@ -301,7 +322,7 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 		r = wq_root_cpumask(ctx, g);
 	if (r < 0)
 		return r;
-	check_mask(t, "cpumask", g, 0, fn, data, &none);
+	check_mask(t, "cpumask", g, g, 0, fn, data, &none);
 	if (!root_override) {
 		check_btrfs(ctx, fn, data);
 		check_boot_isolation(ctx, t, fn, data);
@@ -401,6 +422,7 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 	{
 		const struct wq_cpuset *w = wi && wi->cpus ? wi->cpus : wq->cpumask;
 		const struct wq_cpuset *g;
+		_cleanup_cpuset_ struct wq_cpuset *e = NULL; /* the CPUs the kernel uses, when a finding needs them */
 		bool none = false;
 
 		if (w && wq_root_cpumask_get(ctx, &g) == 0) {
@@ -413,7 +435,12 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 			 * for, so that neither address can come back as another set.
 			 */
 			if (!f) {
-				f = mask_flags(t, w) | (wq_cpuset_intersects(w, g) ? 0 : M_IGNORED);
+				e = wq_cpuset_new();
+				if (!e || wq_effective_cpus(ctx, w, e) < 0)
+					return -ENOMEM;
+			}
+			if (!f) {
+				f = mask_flags(t, w, e) | (wq_cpuset_intersects(w, g) ? 0 : M_IGNORED);
 				if (w->refs && (ck || ((ck = calloc(1, sizeof(*ck))) &&
 						       wq_ctx_cache_set(ctx, &checked_key, ck) == 0))) {
 					wq_cpuset_free(ck->mask);
@@ -424,7 +451,12 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 					ck->flags = f;
 				}
 			}
-			check_mask(t, name, w, f, fn, data, &none);
+			if (!e && (f & (M_NO_ONLINE | M_ISOLATED))) {
+				e = wq_cpuset_new();
+				if (!e || wq_effective_cpus(ctx, w, e) < 0)
+					return -ENOMEM;
+			}
+			check_mask(t, name, w, e ? e : w, f, fn, data, &none);
 			if (!none && (f & M_IGNORED)) {
 				_cleanup_free_ char *wl = list(w);
 				_cleanup_free_ char *gl = list(g);

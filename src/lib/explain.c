@@ -537,8 +537,24 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 	r = k->req ? wq_effective_cpus(ctx, k->req, ex->effective) : wq_cpuset_copy(ex->effective, g);
 	if (r < 0)
 		return r;
-	if (k->req && !wq_cpuset_intersects(k->req, g))
+	if (k->req && !wq_cpuset_intersects(k->req, g)) {
 		note(ex, "the requested cpumask misses the root unbound cpumask: the kernel uses the root mask");
+	} else if (!ex->brief && k->req && !wq_cpuset_equal(k->req, ex->effective)) {
+		/* the written mask is not what the kernel uses: say where the CPUs went */
+		_cleanup_cpuset_ struct wq_cpuset *gone = wq_cpuset_dup(k->req);
+		_cleanup_free_ char *w = wq_cpuset_format_list(k->req);
+		_cleanup_free_ char *gl = wq_cpuset_format_list(g);
+		_cleanup_free_ char *gn = NULL;
+
+		if (!gone)
+			return -ENOMEM;
+		wq_cpuset_andnot(gone, g);
+		gn = wq_cpuset_format_list(gone);
+		note(ex,
+		     "the effective CPUs are the cpumask %s within the root unbound cpumask %s: the kernel "
+		     "keeps this workqueue off CPUs %s",
+		     w ? w : "?", gl ? gl : "?", gn ? gn : "?");
+	}
 	/* Work is queued from the CPUs of the root mask that are online (wq_select_unbound_cpu). */
 	mc = models_of(ctx);
 	if (!mc->queuers) {

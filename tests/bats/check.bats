@@ -41,6 +41,36 @@ finding() { assert_line "$1 $2 $3"; }
 	assert_output --partial "isolated or nohz_full CPUs 2-3"
 }
 
+@test "cpumask-isolated judges the effective mask: after knob cpumask=housekeeping none is left (issue 59 item 3)" {
+	# vmware_fpe: CPUs 0-15 online; 12-15 isolated. Every workqueue's own mask is every CPU (0-31).
+	echo 12-15 >"$ROOT/sys/devices/system/cpu/isolated"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	finding warning cpumask-isolated cpumask
+	finding warning cpumask-isolated writeback
+	# the root mask written as housekeeping: 0-15 less 12-15 = 0-11 (0x0fff); the kernel uses
+	# 0-31 within 0-11 for writeback, so no workqueue reaches 12-15 and nothing is to be said
+	run wq knob cpumask=housekeeping
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/cpumask")" 00000fff
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	refute_output --partial cpumask-isolated
+	# explain's CPUs are the effective ones, and it says where the written mask's went
+	run wq explain writeback
+	assert_line "cpus:         0-11 (effective)"
+	assert_line "note: the effective CPUs are the cpumask 0-31 within the root unbound cpumask 0-11: the kernel keeps this workqueue off CPUs 12-31"
+	# a written mask that still reaches an isolated CPU through the root mask: named with both masks
+	echo 00003fff >"$(WQDIR)/cpumask"        # root 0-13
+	echo 0000f000 >"$(WQDIR)/writeback/cpumask" # 12-15: the kernel uses 12-13
+	run wq check -n -o MESSAGE writeback
+	assert_output --partial "cpumask 12-13 (effective: the cpumask 12-15 within the root unbound cpumask) includes isolated or nohz_full CPUs 12-13"
+	# metrics: the same judgement: the root (0-13) and every unbound workqueue reach 12-13 now
+	# (writeback; blkcg_punt_bio and kcryptd-253:0-1 at 0-31 within 0-13), and the CPUs are the effective ones
+	run wq metrics
+	assert_line 'wqctl_check_findings{severity="warning",code="cpumask-isolated"} 4'
+	assert_line 'wqctl_workqueue_info{workqueue="writeback",kind="unbound",scope="cache",cpus="12-13",cpumask="12-15",owner=""} 1'
+	assert_line 'wqctl_workqueue_info{workqueue="blkcg_punt_bio",kind="unbound",scope="cache",cpus="0-13",cpumask="0-31",owner=""} 1'
+}
+
 @test "cpumask-offline" {
 	echo 0001000f >"$(WQDIR)/writeback/cpumask"   # 0-3 and offline 16
 	run wq check -r -n -o SEVERITY,CODE,TARGET writeback

@@ -39,9 +39,9 @@ value() { grep -F "$1 " <<<"$output" | sed 's/.* //'; }
 	assert_equal "$(value 'wqctl_workqueue_max_inflight{workqueue="writeback"}')" 2048
 	assert_equal "$(value 'wqctl_workqueue_nice{workqueue="writeback"}')" "$(cat "$W/writeback/nice")"
 	assert_equal "$(value 'wqctl_workqueue_affinity_strict{workqueue="writeback"}')" "$(cat "$W/writeback/affinity_strict")"
-	assert_line 'wqctl_workqueue_info{workqueue="writeback",kind="unbound",scope="cache",cpus="0-7",owner=""} 1'
-	assert_line 'wqctl_workqueue_info{workqueue="scsi_tmf_0",kind="unbound",scope="cache",cpus="0-7",owner="scsi_host:host0"} 1'
-	assert_line 'wqctl_workqueue_info{workqueue="ib-comp-wq",kind="percpu",scope="",cpus="",owner=""} 1'
+	assert_line 'wqctl_workqueue_info{workqueue="writeback",kind="unbound",scope="cache",cpus="0-7",cpumask="0-7",owner=""} 1'
+	assert_line 'wqctl_workqueue_info{workqueue="scsi_tmf_0",kind="unbound",scope="cache",cpus="0-7",cpumask="0-7",owner="scsi_host:host0"} 1'
+	assert_line 'wqctl_workqueue_info{workqueue="ib-comp-wq",kind="percpu",scope="",cpus="",cpumask="",owner=""} 1'
 	# a per-CPU workqueue has neither nice nor affinity_strict
 	refute_line --partial 'wqctl_workqueue_nice{workqueue="ib-comp-wq"}'
 	assert_line 'wqctl_kernel_info{release="6.8",era="per-cpu",default_scope="cache"} 1'
@@ -66,7 +66,7 @@ value() { grep -F "$1 " <<<"$output" | sed 's/.* //'; }
 	assert_line 'wqctl_workqueue_nice{workqueue="writeback"} 5'
 	assert_line 'wqctl_workqueue_affinity_strict{workqueue="writeback"} 1'
 	assert_line 'wqctl_root_cpumask_cpus 4'
-	assert_line 'wqctl_workqueue_info{workqueue="writeback",kind="unbound",scope="cache",cpus="0-3",owner=""} 1'
+	assert_line 'wqctl_workqueue_info{workqueue="writeback",kind="unbound",scope="cache",cpus="0-3",cpumask="0-3",owner=""} 1'
 }
 
 @test "metrics: the active profiles' settings and drift, as verify counts them; journal entries pending revert" {

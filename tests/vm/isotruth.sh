@@ -3,7 +3,8 @@
 # booted with isolcpus=ISO nohz_full=ISO, the probe queued 5 per-CPU items
 # on each isolated CPU (probe_pcpu_fn, queue_work_on) and 6 unbound items
 # from each (probe_fn, its workqueue's cpumask = ISO, the root mask = all);
-# then the same after the cpu-partitioning profile.
+# then the root mask alone set to housekeeping (wqprobe's own mask then
+# misses it: the kernel uses the root mask), then the cpu-partitioning profile.
 #   isotruth.sh GUEST_LOG TAG N ISO   prints TAP numbered from N+1
 set -uo pipefail
 log=$1 tag=$2 n=$3 iso=$4
@@ -58,9 +59,22 @@ judge() { # round: the probe's rows against the probe's counts
 	fi
 }
 judge before
-a=$(grep '^@@ISOAPPLY ' "$log" | head -1)
-# housekeeping: 16 CPUs less ISO, as the kernel's hex mask
+# the root mask alone as housekeeping: wqprobe keeps its own mask (ISO), which now misses the root
+# mask, so the kernel uses the root mask for it (doc/kernel.md §1: E = W within G, or G)
 hk=$(hexmask "$(comm -23 <(seq 0 15 | sort) <(expand "$iso" | sort) | sort -n | paste -sd,)" 16)
+k=$(grep '^@@ISOROOT ' "$log" | head -1)
+[ "$(field "$k" rc)" = 0 ] && [ "$(field "$k" root)" = "$hk" ] && [ "$(field "$k" wqprobe)" = "$(hexmask "$iso" 16)" ] &&
+	ok "knob cpumask=housekeeping set the root mask alone ($hk; wqprobe's stays $iso)" ||
+	notok "knob cpumask=housekeeping set the root mask alone ($hk)" "$k"
+judge knob
+ck=$(out iso-check-knob)
+! grep -q "cpumask-isolated" <<<"$ck" && grep -qx "warning cpumask-ignored wqprobe" <<<"$ck" &&
+	ok "check judges the effective masks: no cpumask-isolated left, wqprobe's own mask ignored (the kernel kept its work off $iso)" ||
+	notok "check judges the effective masks after the root mask alone" "$ck"
+grep -qx "warning cpumask-isolated writeback" <<<"$(out iso-check-before)" &&
+	ok "before it, writeback (every CPU, root mask every CPU) was named" ||
+	notok "before it, writeback was named" "$(out iso-check-before)"
+a=$(grep '^@@ISOAPPLY ' "$log" | head -1)
 [ "$(field "$a" rc)" = 0 ] && [ "$(field "$a" root)" = "$hk" ] && [ "$(field "$a" wqprobe)" = "$hk" ] &&
 	ok "the cpu-partitioning profile set the root and wqprobe cpumasks to housekeeping ($hk)" ||
 	notok "the cpu-partitioning profile set the masks to housekeeping ($hk)" "$a"

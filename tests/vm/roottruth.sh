@@ -35,9 +35,17 @@ c=$(outn "check -r -n -o SEVERITY,CODE,TARGET" 1)
 if [ "$major" -ge 7 ]; then
 	grep -qx "warning nohz-full-unbound cpumask" <<<"$c" && ok "check: nohz-full-unbound (7.0+ leaves 12-13 in it)" ||
 		notok "check: nohz-full-unbound" "$c"
+	# writeback's own mask is every CPU: within the root mask it still reaches 12-13
+	grep -qx "warning cpumask-isolated writeback" <<<"$c" &&
+		ok "check: cpumask-isolated writeback (its effective mask is the root mask, 12-13 in it)" ||
+		notok "check: cpumask-isolated writeback" "$c"
 else
 	! grep -q nohz-full-unbound <<<"$c" && ok "check: no nohz-full-unbound (the kernel kept 12-13 out)" ||
 		notok "check: no nohz-full-unbound" "$c"
+	# writeback's own mask is every CPU, but the kernel uses it within the root mask: 10-13 out
+	! grep -q "cpumask-isolated writeback" <<<"$c" &&
+		ok "check: no cpumask-isolated writeback (its effective mask, within the root mask, avoids 10-13)" ||
+		notok "check: no cpumask-isolated writeback" "$c"
 fi
 
 # the partition of 8-9: out of the root mask, in cpumask_isolated
@@ -56,3 +64,12 @@ grep -qx "info cpuset-isolated cpumask_isolated" <<<"$c" && ! grep -q cpumask-in
 	notok "check: cpuset-isolated without cpumask-in-partition" "$c"
 grep -q "cpuset-isolated.*CPUs 8-9 are in isolated cpuset partitions" <<<"$(out "check -n -o CODE,MESSAGE")" &&
 	ok "check names CPUs 8-9" || notok "check names CPUs 8-9" "$(out "check -n -o CODE,MESSAGE")"
+
+# knob cpumask=housekeeping: online 0-15 less isolated and nohz_full (wqctl's rule: 10-13, and the
+# partition's 8-9 where the kernel lists them as isolated): no effective mask reaches them
+h=$(grep '^@@ROOT housekeeping ' "$log" | head -1)
+c=$(outn "check -r -n -o SEVERITY,CODE,TARGET" 3)
+hm=$(field "$h" cpumask)
+[ -n "$hm" ] && [ $((0x${hm//,/} & 0x3c00)) = 0 ] && ! grep -q cpumask-isolated <<<"$c" &&
+	ok "after knob cpumask=housekeeping ($hm): no cpumask-isolated finding on any workqueue" ||
+	notok "after knob cpumask=housekeeping: no cpumask-isolated finding" "$h" "$c"
