@@ -234,7 +234,7 @@ grep -E '^(wqctl_workqueue_max_active|wqctl_workqueue_nice)\{workqueue="writebac
 	sed 's/^/@@SCRAPE-LINE /'
 say "SYSFS writeback max_active=$(cat $W/writeback/max_active) nice=$(cat $W/writeback/nice)"
 
-# --- 8. the Ansible role: the README's site.yml, on this host with wqctl removed ---
+# --- 8. the Ansible role: the README's site.yml, on this host with wqctl removed, with its profile set ---
 # (ansible-core is in the image; the collection tarball, site.yml and the .deb
 # are under /usr/local/share/e2e; the guest has no network, so the role
 # installs the .deb file)
@@ -255,6 +255,11 @@ for run in 1 2; do
 		sed "s/^/@@ROLE-TASK-$run /"
 	grep -E '^(fatal|failed|ERROR)' /tmp/role.txt | head -3 | sed "s/^/@@ROLE-ERR-$run /"
 done
+# the profile set site.yml rolls out: active, and verify of it (its 7.x-only settings left out here)
+say "ROLE-PROFILES $(wqctl profile current | tr '\n' ' ')"
+wqctl verify --profile fleet-storage --profile fleet-7x -r -n -o TARGET,STATUS,CONDITION >/tmp/fleet.txt 2>&1
+say "ROLE-VERIFY rc=$?"
+sed 's/^/@@ROLE-VERIFY-OUT /' /tmp/fleet.txt
 say "ROLE-STATE $(dpkg-query -W -f '${Status}' wqctl) boot=$(systemctl is-enabled wqctl.service) timer=$(systemctl is-enabled wqctl-metrics.timer)/$(systemctl is-active wqctl-metrics.timer) version=$(wqctl --version 2>&1 | head -1)"
 
 say "E2E-END uptime $(cut -d' ' -f1 /proc/uptime)"
