@@ -1060,8 +1060,14 @@ int wq_attr_check_any(struct wq_ctx *ctx, enum wq_attr attr, const char *text, c
 {
 	const struct wq_attr_desc *d = &wq_attr_descs[attr];
 
+	long v;
+
 	switch (attr) {
-	case WQ_A_MAX_ACTIVE: return wq_value_check_any(ctx, d->type, 1, max_active_any(ctx), true, text, why, whysz);
+	case WQ_A_MAX_ACTIVE:
+		/* up to 2048 every machine's kernels take it: no topology to read (the udev hook's path) */
+		if (!strchr(text, '\n') && parse_long(text, &v) == 0 && v >= 1 && v <= 2048)
+			return 0;
+		return wq_value_check_any(ctx, d->type, 1, max_active_any(ctx), true, text, why, whysz);
 	case WQ_A_NICE: return wq_value_check_any(ctx, d->type, -20, 19, true, text, why, whysz);
 	default: return wq_value_check_any(ctx, d->type, 0, 0, true, text, why, whysz);
 	}

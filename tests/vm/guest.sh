@@ -796,6 +796,33 @@ bench_kernel() {
 	done
 }
 
+# One profile set for a fleet of 6.1 to 7.x (issue 59): its 7.x-only settings guarded by
+# 'kernels =' (a profile) and 'when' (a section); the host judges what applied. The values
+# are put back by hand afterwards (a revert would also undo the commands above).
+fleet_truth() {
+	local w=/sys/devices/virtual/workqueue d=/sys/module/workqueue/parameters/default_affinity_scope n0 s0 b0 d0
+	mkdir -p /tmp/fleet
+	printf '[workqueue writeback]\nnice = 3\n[workqueue writeback]\nwhen = kernel >= 7.1\naffinity_scope = cache_shard\n' \
+		>/tmp/fleet/fleet-storage.conf
+	printf '[profile]\nkernels = 7.1-\n[global]\ndefault_affinity_scope = cache_shard\n[workqueue blkcg_punt_bio]\naffinity_scope = cache_shard\n' \
+		>/tmp/fleet/fleet-7x.conf
+	n0=$(cat $w/writeback/nice) s0=$(cat $w/writeback/affinity_scope 2>/dev/null) b0=$(cat $w/blkcg_punt_bio/affinity_scope 2>/dev/null)
+	d0=$(cat $d 2>/dev/null)
+	wqctl --profile-dir /tmp/fleet check --profile fleet-storage --profile fleet-7x >/tmp/fleet.out 2>&1
+	echo "@@FLEET check rc=$?"
+	wqctl --profile-dir /tmp/fleet apply --profile fleet-storage --profile fleet-7x >/tmp/fleet.out 2>&1
+	echo "@@FLEET apply rc=$? nice=$(cat $w/writeback/nice) scope=$(cat $w/writeback/affinity_scope 2>/dev/null | tr ' ' _)" \
+		"blkcg=$(cat $w/blkcg_punt_bio/affinity_scope 2>/dev/null | tr ' ' _) default=$(cat $d 2>/dev/null)"
+	sed 's/^/@@FLEET-OUT /' /tmp/fleet.out
+	wqctl --profile-dir /tmp/fleet verify --profile fleet-storage --profile fleet-7x -r -n -o TARGET,STATUS,CONDITION >/tmp/fleet.out 2>&1
+	echo "@@FLEET verify rc=$?"
+	sed 's/^/@@FLEET-VERIFY /' /tmp/fleet.out
+	echo "$n0" >$w/writeback/nice
+	[ -z "$s0" ] || echo "${s0%% *}" >$w/writeback/affinity_scope
+	[ -z "$b0" ] || echo "${b0%% *}" >$w/blkcg_punt_bio/affinity_scope
+	[ -z "$d0" ] || echo "$d0" >$d
+}
+
 # an isolation boot runs only that
 if [ "$MODE" = isolation ]; then
 	isolation_truth
@@ -820,6 +847,7 @@ for c in "show" "topology -J" "topology --scope cache -r" "topology --scope numa
 	# shellcheck disable=SC2086
 	run_cmd $c
 done
+fleet_truth
 case ,$MODE, in *,pods,*) pods_truth ;; esac
 # a kernel without headers (6.18) boots without the probe
 [ -f /wqprobe.ko ] || exit 0

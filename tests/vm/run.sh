@@ -284,6 +284,30 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 				"$(awk -v c="$cmd" '$0 == "@@OUT " c { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log.txt" | head -5)"; fi
 		done < <(grep '^@@RC ' "$log.txt")
 
+		# one profile set for the fleet (guest.sh fleet_truth), judged by hand from wqctl.profile(5):
+		# up to 7.0 the 7.x profile is outside its kernels and the 7.x section's 'when' is false, so
+		# only writeback's nice applies and every command exits 0; on 7.3 everything applies
+		fl() { sed -n "s/^@@FLEET $1 //p" "$log.txt" | head -1; }
+		fv=$(sed -n 's/^@@FLEET-VERIFY //p' "$log.txt" | tr -s ' ')
+		case $krel in 7.*) sw=cache_shard bw=cache_shard ;; *) sw=- bw=- ;; esac
+		fa=$(fl apply)
+		if [ "$(fl check)" = rc=0 ] && [ "$(fl verify)" = rc=0 ] && [ "${fa%% *}" = rc=0 ] && [[ " $fa " == *" nice=3 "* ]] &&
+			{ [ "$sw" = - ] || [[ " $fa " == *" scope=cache_shard blkcg=cache_shard default=cache_shard "* ]]; } &&
+			grep -qx "writeback/nice ok ok" <<<"$fv"; then
+			ok "$tag: one profile set for the fleet: check, apply and verify exit 0, writeback's nice applied$([ "$sw" = - ] && echo ', the 7.x settings left out' || echo ', and the 7.x settings')"
+		else
+			notok "$tag: one profile set for the fleet: check, apply and verify exit 0" "check $(fl check) $fa verify $(fl verify)" \
+				"$(sed -n 's/^@@FLEET-OUT //p' "$log.txt" | head -4)" "$fv"
+		fi
+		if [ "$sw" = - ]; then
+			[ "$(grep -c ' unsupported profile-kernels$' <<<"$fv")" -ge 2 ] && ! grep -q "affinity_scope ok" <<<"$fv" &&
+				ok "$tag: ... verify lists the 7.x profile's settings as profile-kernels, nothing of the when-false section" ||
+				notok "$tag: ... verify lists the 7.x profile's settings as profile-kernels" "$fv"
+		else
+			[ "$(grep -c ' ok ok$' <<<"$fv")" = 4 ] &&
+				ok "$tag: ... verify: all four settings ok" || notok "$tag: ... verify: all four settings ok" "$fv"
+		fi
+
 		# topology against the guest's own node and cache files and against
 		# the layout QEMU was given
 		out() { awk -v c="$1" '$0 == "@@OUT " c { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log.txt"; }
