@@ -109,19 +109,29 @@ static struct fnwq *fnwq_get(struct fn *f, int wq)
 }
 
 /*
- * total shared out by the weights w (their sum > 0): each its floor share,
- * what is left one by one to the largest remainders, so that the shares
- * add up to total.
+ * total shared out by the weights w: each its floor share, what is left one
+ * by one to the largest remainders, so that the shares add up to total.
+ * Weights that are all 0 count as equal: the kernel publishes a hist entry
+ * before its first hit, so a read can find a function's queue_work lines at
+ * hitcount 0 while its other events have counts (issue 60: a division by
+ * zero, SIGFPE in monitor --backend kernel).
  */
 static void share(unsigned long long total, const unsigned long long *w, size_t n, unsigned long long *out)
 {
+	static const unsigned long long one = 1;
 	unsigned __int128 sum = 0;
 	unsigned long long given = 0;
+	size_t step = 1;
 
 	for (size_t i = 0; i < n; i++)
 		sum += w[i];
+	if (sum == 0) {
+		w = &one;
+		step = 0;
+		sum = n;
+	}
 	for (size_t i = 0; i < n; i++) {
-		out[i] = (unsigned long long)((unsigned __int128)total * w[i] / sum);
+		out[i] = (unsigned long long)((unsigned __int128)total * w[i * step] / sum);
 		given += out[i];
 	}
 	/* the floors leave fewer units than there are non-zero remainders */
@@ -130,7 +140,7 @@ static void share(unsigned long long total, const unsigned long long *w, size_t 
 		unsigned __int128 brem = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			unsigned __int128 exact = (unsigned __int128)total * w[i],
+			unsigned __int128 exact = (unsigned __int128)total * w[i * step],
 					  floor = (unsigned __int128)out[i] * sum;
 
 			/* not yet given its extra unit, with the largest remainder (ties: the first) */

@@ -106,6 +106,50 @@ static void seven_three(void)
 	wq_fnjoin_free(j);
 }
 
+/*
+ * A function whose queue_work lines read hitcount 0 (the kernel publishes
+ * an entry before its first hit, so a read can race one; issue 60 item 8)
+ * while its other events have counts: 7.3's files with zero_fn added on
+ * wqz1 and wqz2 at 0, and 3 activations, starts and ends. The 3 are shared
+ * as if each had queued alike: floors 1 and 1, the one left to the first.
+ * Before, the share divided by the weights' sum, 0: SIGFPE.
+ */
+static void zero_hits(void)
+{
+	struct wq_hist h[WQ_KJ_NEV];
+	const struct wq_hist_sec *sec[WQ_KJ_NEV];
+	struct wq_hist_sec *next[WQ_KJ_NEV];
+	struct wq_fnjoin *j = wq_fnjoin_new();
+	const struct wq_mon_row *rows;
+	unsigned long long dropped = 0;
+	size_t n = 0;
+	bool parsed = load("7.3/by-function", h, sec);
+
+	if (!parsed) {
+		ok(false, "7.3: parsed for the hitcount 0 case");
+		return;
+	}
+	for (int i = 0; i < WQ_KJ_NEV; i++) {
+		next[i] = copy(sec[i]);
+		next[i]->ent = realloc(next[i]->ent, (next[i]->n + 2) * sizeof(*next[i]->ent));
+		sec[i] = next[i];
+	}
+	add(next[0], "[ffffffffa3000010] zero_fn", "wqz1", 0);
+	add(next[0], "[ffffffffa3000010] zero_fn", "wqz2", 0);
+	for (int i = 1; i < WQ_KJ_NEV; i++)
+		add(next[i], "[ffffffffa3000010] zero_fn", NULL, 3);
+	ok(wq_fnjoin_feed(j, sec, &dropped) == 0 && wq_fnjoin_rows(j, false, 1.0, &rows, &n) == 0,
+	   "7.3 with queue_work lines at hitcount 0: joined, no division by zero");
+	ok(COUNTS(row(rows, n, "wqz1"), 0, 2, 2, 0, 0) && COUNTS(row(rows, n, "wqz2"), 0, 1, 1, 0, 0),
+	   "7.3: zero_fn's 3 starts and ends shared 2:1 between its two workqueues, as if they had queued alike");
+	for (int i = 0; i < WQ_KJ_NEV; i++) {
+		free(next[i]->ent);
+		free(next[i]);
+		wq_hist_clear(&h[i]);
+	}
+	wq_fnjoin_free(j);
+}
+
 /* An entry of a wait or run time section: a function as a fixture names it, a bucket, a count, a sum. */
 static struct wq_hist_entry lat(const struct wq_hist_sec *q, const char *fn, const char *bucket, unsigned long long n,
 				unsigned long long sum)
@@ -341,6 +385,7 @@ int main(void)
 	}
 	wq_fnjoin_free(j);
 	seven_three();
+	zero_hits();
 	times();
 	real_times();
 	return tap_done();
