@@ -55,6 +55,25 @@ struct wq_trace {
  */
 #define REORDER_NS 50000000ULL
 
+long wq_trace_instance_pid(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	long pid = 0;
+
+	if (strncmp(name, prefix, len))
+		return -1;
+	name += len;
+	/* the name wqctl gives it, "%ld" of a pid: digits, no sign, blank or leading 0 */
+	if (*name < '1' || *name > '9')
+		return -1;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9' || pid > INT32_MAX / 10)
+			return -1;
+		pid = pid * 10 + (*name - '0');
+	}
+	return pid <= INT32_MAX ? pid : -1;
+}
+
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
 			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid),
 			   const char *what)
@@ -67,14 +86,9 @@ void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, cons
 		return;
 	while ((de = readdir(d))) {
 		struct tracefs_instance *inst;
-		char *end;
-		long pid;
+		long pid = wq_trace_instance_pid(de->d_name, prefix);
 
-		if (strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		errno = 0;
-		pid = strtol(de->d_name + strlen(prefix), &end, 10);
-		if (errno || *end || pid <= 0 || pid > INT32_MAX)
+		if (pid <= 0)
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue; /* still running (EPERM: someone else's) */

@@ -70,6 +70,11 @@ const char *wq_trace_mount(const struct wq_libtrace *L);
  */
 const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *err, char *why, size_t whysz);
 /*
+ * The pid in an instance name wqctl made (PREFIX then the pid as "%ld"), or
+ * -1 for any other name: "+123", "0123", " 123" and "123x" are not its own.
+ */
+long wq_trace_instance_pid(const char *name, const char *prefix);
+/*
  * Remove the instances named PREFIX + pid whose pid no longer runs (a run
  * killed by SIGKILL, which cannot be caught), calling before() on each
  * first; each removal is logged as "removed WHAT".
