@@ -64,7 +64,10 @@ static int parse_fio(struct metric *m, const char *f, char *why, size_t whysz)
  * exponentially: 're:a++++++++++++++++++++++++++' asks for gigabytes. An
  * upper bound of the copies is worked out first, and a pattern above
  * MAX_RE_NODES is refused, and so is a repetition of a repetition ('x+*').
- * True when it is small enough.
+ * A bounded repetition 'x{M,N}' is M copies and N-M nested optional ones,
+ * which regcomp works through in about (N-M)^2 / 2 steps: 'x{,19000}' took
+ * 2.85 GB and 4.3 s (issue 60), so that term counts too. True when it is
+ * small enough.
  */
 #define MAX_RE_NODES 20000.0
 static bool regex_small(const char *re)
@@ -75,7 +78,8 @@ static bool regex_small(const char *re)
 
 	for (const char *p = re; *p; p++) {
 		double mult = 0, atom = 1;
-		bool rep = *p == '*' || *p == '+' || *p == '?' || (*p == '{' && p[1] >= '0' && p[1] <= '9');
+		bool rep = *p == '*' || *p == '+' || *p == '?' ||
+			   (*p == '{' && ((p[1] >= '0' && p[1] <= '9') || (p[1] == ',' && p[2] >= '0' && p[2] <= '9')));
 
 		/* 'x++', 'x?*', 'x{2}+': undefined in POSIX, and each one multiplies glibc's work */
 		if (rep && after_rep)
@@ -128,6 +132,9 @@ static bool regex_small(const char *re)
 			if (*end == ',')
 				b = end[1] == '}' ? a : strtol(end + 1, &end, 10);
 			mult = (double)(a > b ? a : b) + 1;
+			/* the nested optional copies of 'x{M,N}': about (N-M)^2 / 2 steps of regcomp */
+			if (b > a)
+				mult += (double)(b - a) * (double)(b - a) / 2;
 			if ((end = strchr(p, '}')))
 				p = end;
 			break;
