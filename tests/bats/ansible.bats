@@ -38,7 +38,7 @@ play() { # playbook
 @test "wqctl.wqctl.attr: check mode writes nothing, the first run changes, the second does not, bad input fails and writes nothing" {
 	run play attr.yml
 	assert_success
-	assert_output --regexp 'ok=12 +changed=3 +unreachable=0 +failed=0 +skipped=0 +rescued=0 +ignored=2'
+	assert_output --regexp 'ok=14 +changed=3 +unreachable=0 +failed=0 +skipped=0 +rescued=0 +ignored=3'
 	W=$(WQDIR)
 	# 64, CPUs 0-3 of 8 as the kernel writes them, nice untouched by the refused task
 	assert_equal "$(cat "$W/writeback/max_active") $(cat "$W/writeback/cpumask") $(cat "$W/writeback/nice")" "64 0f 0"

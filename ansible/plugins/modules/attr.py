@@ -95,15 +95,16 @@ def main():
     assign = ["%s=%s" % (k, value_text(v)) for k, v in p["attrs"].items()]
     force = ["--force"] if p["force"] else []
     # the plan: every value checked, nothing written; ACTION says which really change
-    _, out, _ = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "set", "--dry-run"] + force + [p["name"]] + assign)
+    # '--': a name that begins with '-' is a workqueue name, never an option (issue 60 item 13)
+    _, out, _ = w.run(["-J", "-o", "OBJECT,OLD,NEW,ACTION", "set", "--dry-run"] + force + ["--", p["name"]] + assign)
     plan = json.loads(out).get("plan", [])
     changes = [dict(object=c["object"], old=c["old"], new=c["new"]) for c in plan if c.get("action") == "write"]
     names = sorted(set(c["object"].rsplit("/", 1)[0] for c in plan))
     if changes and not module.check_mode:
-        w.run(["set"] + force + [p["name"]] + assign)
+        w.run(["set"] + force + ["--", p["name"]] + assign)
     readback = {}
     for n in names:
-        _, out, _ = w.run(["-J", "get", n])
+        _, out, _ = w.run(["-J", "get", "--", n])
         got = json.loads(out)
         got.pop("workqueue", None)
         readback[n] = got
