@@ -283,6 +283,11 @@ static char *reader(char *str, int num, void *stream)
 	if (len == 0)
 		return NULL;
 	p->line++;
+	/* a UTF-8 byte-order mark (some editors write one) is not part of the first line */
+	if (p->line == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
+		line += 3;
+		len -= 3;
+	}
 	if (len > 0 && memchr(line, '\0', (size_t)len)) {
 		perr(p, p->line, "binary data (NUL byte)");
 		return NULL;

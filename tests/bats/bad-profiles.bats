@@ -34,6 +34,14 @@ W='[workqueue writeback]'
 @test "a bracket glob in a section name" { printf '[workqueue dm-[0-9]*]\nmax_active = 8\n' | refused 1 "']' inside a section name (bracket globs cannot be used in a section: use '?' or '*')"; }
 @test "an unclosed '[' in a section name" { printf '[workqueue dm-[0\nmax_active = 8\n' | refused 1 "section header without ']'"; }
 @test "a '[' in a section name" { printf '[workqueue dm-[0]\nmax_active = 8\n' | refused 1 "'[' inside a section name"; }
+# issue 60 item 19: the mark hid the first section header, and the error blamed line 2 ("outside a section")
+@test "a UTF-8 byte-order mark: the first section counts, an error names its own line" { printf '\xef\xbb\xbf[workqueue writeback]\ncolour = red\n' | refused 2 "unknown key 'colour' in [workqueue writeback]"; }
+@test "a UTF-8 byte-order mark before a valid profile: it applies" {
+	printf '\xef\xbb\xbf[workqueue writeback]\nnice = 3\n' >"$PD/bom.conf"
+	run wq --profile-dir "$PD" apply --profile bom
+	assert_success
+	assert_equal "$(cat "$(WQDIR)/writeback/nice")" 3
+}
 @test "unknown global key" { printf '[global]\nfoo = 1\n' | refused 2 "unknown key 'foo' in [global]"; }
 @test "unknown workqueue key" { printf '%s\ncolour = red\n' "$W" | refused 2 "unknown key 'colour' in [workqueue writeback]"; }
 @test "unknown profile key" { printf '[profile]\nauthor = me\n' | refused 2 "unknown key 'author' in [profile]"; }
