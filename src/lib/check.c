@@ -205,6 +205,7 @@ static void check_root_isolation(struct wq_ctx *ctx, struct wq_topo *t, const st
 	_cleanup_cpuset_ struct wq_cpuset *boot = wq_cpuset_new();
 	_cleanup_cpuset_ struct wq_cpuset *x = wq_cpuset_new();
 	const struct wq_cpuset *g;
+	int r;
 
 	/* the root mask as the context holds it (read once for every check), not a copy */
 	if (!boot || !x || wq_root_cpumask_get(ctx, &g) < 0 || wq_boot_root_mask(&ctx->kver, t, b, boot) < 0)
@@ -226,7 +227,15 @@ static void check_root_isolation(struct wq_ctx *ctx, struct wq_topo *t, const st
 		}
 	}
 	/* CPUs of isolated cpuset partitions: cpumask_isolated less the isolcpus= ones */
-	if (read_wq_mask(ctx, "cpumask_isolated", x) == 0) {
+	r = read_wq_mask(ctx, "cpumask_isolated", x);
+	if (r == 0 && !wq_cpuset_subset(x, t->possible)) {
+		/* the kernel lists possible CPUs only: a file that says otherwise is not the kernel's */
+		_cleanup_free_ char *l = list(x);
+		_cleanup_free_ char *p = list(t->possible);
+
+		emit(fn, data, WQ_SEV_ERROR, "bad-file", "cpumask_isolated",
+		     "cpumask_isolated lists CPUs that are not possible (%s; possible: %s): not judged", l, p);
+	} else if (r == 0) {
 		wq_cpuset_andnot(x, t->isolated);
 		if (!wq_cpuset_is_empty(x)) {
 			_cleanup_free_ char *l = list(x);

@@ -335,12 +335,17 @@ int wq_topo_read(const struct wq_root *root, bool use_libnuma, struct wq_topo **
 		r = -WQ_ENOTPOSSIBLE;
 		goto fail;
 	}
+	/* the kernel's isolated and nohz_full CPUs are possible ones too (issue 60 item 15) */
 	snprintf(why, (size_t)whysz, WQ_P_CPU "/isolated");
 	r = read_cpu_file(root, "isolated", t->isolated, true);
+	if (r == 0 && !wq_cpuset_subset(t->isolated, t->possible))
+		r = -WQ_ENOTPOSSIBLE;
 	if (r < 0)
 		goto fail;
 	snprintf(why, (size_t)whysz, WQ_P_CPU "/nohz_full");
 	r = read_cpu_file(root, "nohz_full", t->nohz_full, true);
+	if (r == 0 && !wq_cpuset_subset(t->nohz_full, t->possible))
+		r = -WQ_ENOTPOSSIBLE;
 	if (r < 0)
 		goto fail;
 	last = wq_cpuset_last(t->possible);

@@ -151,6 +151,33 @@ fifo() { rm -f "$ROOT/$1" && mkfifo "$ROOT/$1"; BEFORE=$(tree_sum); }
 	assert_output --partial "sys/devices/system/cpu/online: cannot read topology: lists CPUs that are not possible"
 }
 
+# issue 60 item 15: the kernel lists possible CPUs only; these were taken as they were
+@test "isolated or nohz_full CPUs outside possible make a malformed tree" {
+	for f in isolated nohz_full; do
+		use_tree vmware_fpe 6.18.0
+		echo 0-2,40 >"$ROOT/sys/devices/system/cpu/$f"
+		BEFORE=$(tree_sum)
+		run wq explain writeback
+		sane
+		assert_failure 1
+		assert_output --partial "sys/devices/system/cpu/$f: cannot read topology: lists CPUs that are not possible"
+	done
+}
+
+@test "cpumask_isolated outside possible is said, not judged" {
+	# vmware_fpe: possible 0-31 (its cpu/possible); the mask names 56-64
+	use_tree vmware_fpe 6.18.0
+	echo 1,ff000000,00000000 >"$(WQDIR)/cpumask_isolated"
+	BEFORE=$(tree_sum)
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	sane
+	assert_failure 3
+	assert_line "error bad-file cpumask_isolated"
+	refute_output --partial cpuset-isolated
+	run wq check -n -o MESSAGE
+	assert_output --partial "cpumask_isolated lists CPUs that are not possible (56-64; possible: 0-31): not judged"
+}
+
 @test "a CPU number above 8191 in a value is refused" {
 	run wq set writeback cpumask=8192
 	sane
