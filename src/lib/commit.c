@@ -13,11 +13,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "macro.h"
 #include "minact.h"
 #include "mountopt.h"
+
+/*
+ * Why the run lock could not be taken, in one line that says what to do
+ * (nothing was written). "Run as root" only to a user who is not: uid 0
+ * refused (a user namespace, an immutable or read-only state directory)
+ * is told the file and the reason instead (issue 60 item 21).
+ */
+static void lock_failed(struct wq_ctx *ctx, const char *what, int lock)
+{
+	if ((lock == -EACCES || lock == -EPERM) && geteuid() != 0)
+		wq_log(ctx, WQ_LOG_ERR, "%s: permission denied: run as root", what);
+	else if (lock == -EACCES || lock == -EPERM)
+		wq_log(ctx, WQ_LOG_ERR,
+		       "%s: run/wqctl/lock: cannot take the lock: %s (uid 0 without that right here: a user namespace, "
+		       "or an immutable or read-only state directory?)",
+		       what, wq_strerror(-lock));
+	else
+		wq_log(ctx, WQ_LOG_ERR, "%s: run/wqctl/lock: %s", what,
+		       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+}
 
 const char *wq_write_reason(int err)
 {
@@ -80,12 +101,7 @@ int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int ta
 	}
 	lock = taken >= 0 ? taken : wq_lock_take(ctx, wait_ms);
 	if (lock < 0) {
-		/* nothing was written: one line that says what to do */
-		if (lock == -EACCES || lock == -EPERM)
-			wq_log(ctx, WQ_LOG_ERR, "%s: permission denied: run as root", plan->c[0].object);
-		else
-			wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
-			       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		lock_failed(ctx, plan->c[0].object, lock);
 		return -EIO;
 	}
 	/*
@@ -182,12 +198,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 
 	lock = wq_lock_take(ctx, WQ_LOCK_WAIT_MS);
 	if (lock < 0) {
-		/* nothing was written: one line that says what to do, as set says it */
-		if (lock == -EACCES || lock == -EPERM)
-			wq_log(ctx, WQ_LOG_ERR, "revert: permission denied: run as root");
-		else
-			wq_log(ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
-			       lock == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-lock));
+		lock_failed(ctx, "revert", lock);
 		return -EIO;
 	}
 	if (wq_journal_read(ctx, &j) < 0) {

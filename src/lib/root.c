@@ -584,11 +584,16 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 		close(dfd);
 		return r;
 	}
-	n = write(fd, data, len);
-	if (n < 0)
-		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
+	/* a short write is retried: the write that fails then says why (ENOSPC on a full disk, not EIO) */
+	for (size_t done = 0; done < len && r == 0; done += (size_t)n) {
+		n = write(fd, (const char *)data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			n = 0;
+		else if (n < 0)
+			r = -errno;
+		else if (n == 0)
+			r = -EIO;
+	}
 	if (r == 0 && ((durable && fsync(fd) < 0) || fchmod(fd, mode) < 0))
 		r = -errno;
 	if (close(fd) < 0 && r == 0)

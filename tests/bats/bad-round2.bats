@@ -396,3 +396,43 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	assert_success
 	[ "$(cat "$W/scsi_tmf_2/nice")" = 2 ]
 }
+
+# --- round three (issue 60 item 21): messages that sent people the wrong way ---
+
+@test "a full disk says 'No space left on device', not 'Input/output error' (a short write is retried)" {
+	use_tree x86_64-64cpu 6.18.0 owners
+	# a textfile of about 6 KB (64 CPUs' workqueues) into one free 4 KiB page: the first write is short
+	[ "$(wq metrics | wc -c)" -gt 4096 ] || fail "the metrics are too small to test a short write"
+	mkdir -p "$BATS_TEST_TMPDIR/tf"
+	mount -t tmpfs -o size=8k,mode=0755 wqctl-test "$BATS_TEST_TMPDIR/tf" || skip "cannot mount a tmpfs here"
+	dd if=/dev/zero of="$BATS_TEST_TMPDIR/tf/fill" bs=4096 count=1 2>/dev/null
+	run wq metrics --textfile "$BATS_TEST_TMPDIR/tf"
+	umount "$BATS_TEST_TMPDIR/tf"
+	sane
+	assert_failure 1
+	assert_output --partial "tf/wqctl.prom: cannot write: No space left on device"
+	refute_output --partial "Input/output error"
+}
+
+@test "uid 0 refused the run lock is told the file and the reason, not 'run as root'" {
+	command -v unshare >/dev/null && command -v setpriv >/dev/null || skip "unshare and setpriv (util-linux) are needed"
+	# root of a user namespace made by nobody: uid 0 there, no right over root's files
+	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -U -r true 2>/dev/null || skip "no user namespaces here"
+	# nobody may read the tree (bats makes its directories 0700)
+	chmod -R o+rX "$ROOT" 2>/dev/null || true
+	d=$ROOT
+	while [ "$d" != "$BATS_RUN_TMPDIR" ] && [ "$d" != / ]; do
+		d=${d%/*}
+		chmod o+x "$d"
+	done
+	run setpriv --reuid=65534 --regid=65534 --clear-groups unshare -U -r "$WQCTL" --sysroot "$ROOT" set writeback nice=1
+	sane
+	assert_failure 1
+	assert_output --partial "writeback/nice: run/wqctl/lock: cannot take the lock: "
+	refute_output --partial "run as root"
+	[ "$(cat "$W/writeback/nice")" = 0 ]
+	# a user who is not root is told to be
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$WQCTL" --sysroot "$ROOT" set writeback nice=1
+	assert_failure 1
+	assert_output --partial "writeback/nice: permission denied: run as root"
+}
