@@ -19,6 +19,7 @@
 #include "macro.h"
 #include "minact.h"
 #include "mountopt.h"
+#include "verdict.h"
 
 /*
  * Why the run lock could not be taken, in one line that says what to do
@@ -191,6 +192,63 @@ static const char *path_object(const char *path)
 	return path;
 }
 
+/*
+ * Is the journal's original of e (txt, the form revert writes) a value set
+ * or knob would write to that object now? The journal is root's alone, but
+ * a value it holds is checked as any new one (issue 60 item 17: it wrote a
+ * max_active of 99999999 and the boot-only cache_shard_size). The verdict
+ * is the resolver's (verdict.c), forced: the original was there before.
+ * 0, or -EINVAL with why.
+ */
+static int restore_checked(struct wq_ctx *ctx, const struct wq_jentry *e, const char *txt, char *why, size_t whysz)
+{
+	const char *obj = path_object(e->path), *slash = strchr(obj, '/');
+	_cleanup_free_ char *value = NULL;
+	struct wq_req_verdict v = {0};
+	int r = 0;
+
+	if (wq_mountopt_is(e->path))
+		return 0; /* a mount option: mountopt.c checks its own */
+	/* a mask as the kernel prints it is 'mask:' to the resolver */
+	if (asprintf(&value, "%s%s", e->type == WQ_V_CPUMASK ? "mask:" : "", txt) < 0)
+		return -ENOMEM;
+	if (obj != e->path && slash && !strncmp(e->path, WQ_P_WQ "/", strlen(WQ_P_WQ "/"))) {
+		char name[WQ_NAME_MAX];
+		int a = wq_attr_from_name(slash + 1);
+		struct wq_info wi;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - obj), obj);
+		if (a < 0 || wq_info_read(ctx, name, &wi) < 0) {
+			snprintf(why, whysz, "not a workqueue attribute of this kernel");
+			return -EINVAL;
+		}
+		r = wq_request_attr(
+		    ctx,
+		    &(struct wq_request){
+			.wi = &wi, .attr = (enum wq_attr)a, .value = value, .owner_node = -1, .flags = WQ_REQ_FORCE},
+		    &v);
+		wq_info_clear(&wi);
+	} else {
+		struct wq_knob k;
+
+		if (wq_knob_get(ctx, obj, &k) < 0) {
+			snprintf(why, whysz, "not a knob of this kernel");
+			return -EINVAL;
+		}
+		r = wq_request_knob(ctx, &k, value, &v);
+		wq_knob_clear(&k);
+	}
+	if (r < 0)
+		return r;
+	wq_req_verdict_clear(&v);
+	/* the value as the object takes it, wherever it stands now (unreadable is the write's to say) */
+	if (v.cond != WQ_COND_OK && v.cond != WQ_COND_UNREADABLE) {
+		snprintf(why, whysz, "%s", v.why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 {
 	struct wq_journal j = {0};
@@ -215,6 +273,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		struct wq_jentry *e = &j.e[i];
 		_cleanup_free_ char *now = NULL;
 		_cleanup_free_ char *txt = NULL;
+		char why[480];
 		int r = wq_value_read(ctx, e->path, &now);
 
 		if (r < 0) {
@@ -233,7 +292,16 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 			continue;
 		}
 		txt = wq_value_restore_text(e->type, e->orig);
-		r = txt ? wq_value_write(ctx, e->path, e->type, txt) : -ENOMEM;
+		r = txt ? restore_checked(ctx, e, txt, why, sizeof(why)) : -ENOMEM;
+		if (r == -EINVAL) {
+			wq_log(ctx, WQ_LOG_ERR, "%s: not restored: the journal's '%s' is not a value to write: %s",
+			       e->path, e->orig, why);
+			rc = -EIO;
+			i++;
+			continue;
+		}
+		if (r == 0)
+			r = wq_value_write(ctx, e->path, e->type, txt);
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", e->path, wq_write_reason(r));
 			rc = -EIO;

@@ -118,20 +118,17 @@ static struct fnwq *fnwq_get(struct fn *f, int wq)
  */
 static void share(unsigned long long total, const unsigned long long *w, size_t n, unsigned long long *out)
 {
-	static const unsigned long long one = 1;
 	unsigned __int128 sum = 0;
 	unsigned long long given = 0;
-	size_t step = 1;
+	bool equal;
 
 	for (size_t i = 0; i < n; i++)
 		sum += w[i];
-	if (sum == 0) {
-		w = &one;
-		step = 0;
+	equal = sum == 0;
+	if (equal)
 		sum = n;
-	}
 	for (size_t i = 0; i < n; i++) {
-		out[i] = (unsigned long long)((unsigned __int128)total * w[i * step] / sum);
+		out[i] = (unsigned long long)((unsigned __int128)total * (equal ? 1 : w[i]) / sum);
 		given += out[i];
 	}
 	/* the floors leave fewer units than there are non-zero remainders */
@@ -140,7 +137,7 @@ static void share(unsigned long long total, const unsigned long long *w, size_t 
 		unsigned __int128 brem = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			unsigned __int128 exact = (unsigned __int128)total * w[i * step],
+			unsigned __int128 exact = (unsigned __int128)total * (equal ? 1 : w[i]),
 					  floor = (unsigned __int128)out[i] * sum;
 
 			/* not yet given its extra unit, with the largest remainder (ties: the first) */

@@ -352,6 +352,39 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	[ "$(cat "$W/writeback/max_active")" = 1024 ]
 }
 
+# issue 60 item 17: the journal's originals were written as they stood
+@test "revert writes only originals set or knob would write: not a max_active out of range, not a boot-only knob" {
+	mkdir -p "$ROOT/run/wqctl"
+	echo 16 >"$W/writeback/max_active"
+	printf 'sys/devices/virtual/workqueue/writeback/max_active	0	99999999	16
+' >"$ROOT/run/wqctl/journal"
+	run wq revert
+	sane
+	assert_failure 1
+	# synth 6.18: unbound workqueues take 1 to 2048 (doc/kernel.md §4)
+	assert_output --partial "writeback/max_active: not restored: the journal's '99999999' is not a value to write: must be between 1 and 2048"
+	[ "$(cat "$W/writeback/max_active")" = 16 ]
+	# a 7.3 tree: cache_shard_size is boot-only (0444)
+	use_tree synth:2:4:1:2 7.3.0
+	mkdir -p "$ROOT/run/wqctl"
+	p=sys/module/workqueue/parameters/cache_shard_size
+	before=$(cat "$ROOT/$p")
+	printf '%s	0	3	%s
+' "$p" "$before" >"$ROOT/run/wqctl/journal"
+	run wq revert
+	sane
+	assert_failure 1
+	assert_output --partial "cache_shard_size: not restored: the journal's '3' is not a value to write: boot-only"
+	[ "$(cat "$ROOT/$p")" = "$before" ]
+	# a good original still goes back
+	printf 'sys/devices/virtual/workqueue/writeback/nice	0	0	5
+' >"$ROOT/run/wqctl/journal"
+	echo 5 >"$ROOT/sys/devices/virtual/workqueue/writeback/nice"
+	run wq revert
+	assert_success
+	[ "$(cat "$ROOT/sys/devices/virtual/workqueue/writeback/nice")" = 0 ]
+}
+
 @test "a write that never landed is not 'restored'; revert removes a killed run's temporary file" {
 	# a directory where the temporary file for nice goes: that write cannot be made (max_active is written first)
 	mkdir -p "$W/writeback/.nice.wqctl-new/x"
