@@ -714,18 +714,39 @@ void wq_journal_drop(struct wq_journal *j, size_t i)
 	j->nslot = 0;
 }
 
+void wq_journal_compact(struct wq_journal *j, const bool *drop)
+{
+	size_t keep = 0;
+
+	/* one pass: dropping entries one by one moved the rest each time (quadratic in the journal) */
+	for (size_t i = 0; i < j->n; i++) {
+		if (drop[i]) {
+			free(j->e[i].path);
+			free(j->e[i].orig);
+			free(j->e[i].written);
+		} else {
+			j->e[keep++] = j->e[i];
+		}
+	}
+	if (keep == j->n)
+		return;
+	j->n = keep;
+	free(j->slot);
+	j->slot = NULL;
+	j->nslot = 0;
+}
+
 static size_t journal_drop_wq(struct wq_journal *j, const char *prefix)
 {
 	size_t dropped = 0, len = strlen(prefix);
+	_cleanup_free_ bool *drop = calloc(j->n ? j->n : 1, sizeof(*drop));
 
-	for (size_t i = 0; i < j->n;) {
-		if (!strncmp(j->e[i].path, prefix, len)) {
-			wq_journal_drop(j, i);
-			dropped++;
-		} else {
-			i++;
-		}
-	}
+	if (!drop)
+		return 0;
+	for (size_t i = 0; i < j->n; i++)
+		if (!strncmp(j->e[i].path, prefix, len))
+			drop[i] = true, dropped++;
+	wq_journal_compact(j, drop);
 	return dropped;
 }
 

@@ -151,6 +151,8 @@ void wq_journal_mark(struct wq_journal *j);
 void wq_journal_undo(struct wq_journal *j);
 /* Drop an entry (restored or given up). */
 void wq_journal_drop(struct wq_journal *j, size_t i);
+/* Drop every entry i with drop[i], in one pass. */
+void wq_journal_compact(struct wq_journal *j, const bool *drop);
 /*
  * Forget the entries of a workqueue that is gone (its udev remove event):
  * a later workqueue of the same name is another instance, whose originals

@@ -252,6 +252,7 @@ static int restore_checked(struct wq_ctx *ctx, const struct wq_jentry *e, const 
 int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 {
 	struct wq_journal j = {0};
+	_cleanup_free_ bool *drop = NULL; /* the entries restored or given up */
 	int lock, rc = 0, restored = 0, left = 0;
 
 	lock = wq_lock_take(ctx, WQ_LOCK_WAIT_MS);
@@ -269,7 +270,13 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 			wq_log(ctx, WQ_LOG_NOTICE, "%s: removed the temporary file a killed run left beside it",
 			       j.e[i].path);
 	wq_root_drop_temp(ctx->root, "run/wqctl/journal");
-	for (size_t i = 0; i < j.n;) {
+	drop = calloc(j.n ? j.n : 1, sizeof(*drop));
+	if (!drop) {
+		wq_journal_free(&j);
+		wq_lock_release(lock);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < j.n; i++) {
 		struct wq_jentry *e = &j.e[i];
 		_cleanup_free_ char *now = NULL;
 		_cleanup_free_ char *txt = NULL;
@@ -279,7 +286,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_WARNING, "%s: not restored: %s", e->path,
 			       r == -ENOENT ? "it is gone" : wq_strerror(-r));
-			wq_journal_drop(&j, i);
+			drop[i] = true;
 			left++;
 			continue;
 		}
@@ -287,7 +294,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		if (!wq_value_equal(e->type, now, e->written)) {
 			wq_log(ctx, WQ_LOG_WARNING, "%s: left alone: changed since wqctl wrote '%s' (now '%s')",
 			       e->path, e->written, now);
-			wq_journal_drop(&j, i);
+			drop[i] = true;
 			left++;
 			continue;
 		}
@@ -297,7 +304,6 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 			wq_log(ctx, WQ_LOG_ERR, "%s: not restored: the journal's '%s' is not a value to write: %s",
 			       e->path, e->orig, why);
 			rc = -EIO;
-			i++;
 			continue;
 		}
 		if (r == 0)
@@ -305,7 +311,6 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", e->path, wq_write_reason(r));
 			rc = -EIO;
-			i++;
 			continue;
 		}
 		wq_log(ctx, WQ_LOG_INFO, "%s: restored '%s'", e->path, e->orig);
@@ -324,8 +329,9 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 			done(arg, obj, e->type, now, e->orig, min);
 		}
 		restored++;
-		wq_journal_drop(&j, i);
+		drop[i] = true;
 	}
+	wq_journal_compact(&j, drop);
 	if (wq_journal_write(ctx, &j) < 0)
 		rc = -EIO;
 	wq_log(ctx, WQ_LOG_INFO, "revert: %d restored, %d left alone", restored, left);

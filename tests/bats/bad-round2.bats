@@ -469,3 +469,25 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	assert_failure 1
 	assert_output --partial "writeback/nice: permission denied: run as root"
 }
+
+# issue 60 item 16: revert dropped the journal's entries one by one, each drop moving the rest
+# (200,000 lines took 21-34 s). Counted in instructions (callgrind: the same for the same input),
+# not timed: ten times the entries must cost about ten times, not a hundred (before: 87 times).
+@test "revert is linear in the journal's length: 20,000 entries cost about ten times 2,000" {
+	command -v valgrind >/dev/null || skip "valgrind is not installed (make deps)"
+	[ -n "${WQCTL_PLAIN:-}" ] || skip "needs the plain build (make check)"
+	mkdir -p "$ROOT/run/wqctl"
+	for n in 2000 20000; do
+		awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) printf "sys/devices/virtual/workqueue/gone%d/nice\t0\t0\t1\n", i }' \
+			>"$ROOT/run/wqctl/journal"
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$WQCTL_PLAIN" --sysroot "$ROOT" revert \
+			>/dev/null 2>"$BATS_TEST_TMPDIR/cg.$n" || true
+		# every entry names a workqueue that is gone: all left alone, the journal emptied
+		[ ! -s "$ROOT/run/wqctl/journal" ]
+	done
+	a=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$BATS_TEST_TMPDIR/cg.2000" | tr -d ,)
+	b=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$BATS_TEST_TMPDIR/cg.20000" | tr -d ,)
+	[ -n "$a" ] && [ -n "$b" ] || fail "no instruction counts"
+	ratio=$((b / a))
+	[ "$ratio" -lt 20 ] || fail "20,000 entries cost $ratio times 2,000 ($b against $a instructions)"
+}
