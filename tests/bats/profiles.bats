@@ -811,6 +811,23 @@ watchdog_thresh = 60"
 	assert_line "max_active = 1024"
 }
 
+# issue 60 item 20: such a name written as a section applied as a glob to other workqueues
+@test "snapshot leaves out a workqueue whose name is a glob, and says so" {
+	W=$(WQDIR)
+	cp -a "$W/writeback" "$W/eth*0"
+	cp -a "$W/writeback" "$W/eth10"
+	echo 3 >"$W/eth*0/nice"
+	wq snapshot >"$PD/snap.conf"
+	run cat "$PD/snap.conf"
+	refute_output --partial "[workqueue eth*0]"
+	assert_line "# workqueue 'eth*0': its name holds a glob character, a blank or a bracket, so no section"
+	BEFORE=$(tree_sum)
+	run wqp apply --profile snap
+	assert_success
+	# eth10 keeps its nice 0: nothing reached it through a glob
+	assert_equal "$(tree_sum)" "$BEFORE"
+}
+
 @test "snapshot of a 6.12 tree leaves out max_active 256 and applies on 6.8 and 7.3 unchanged (issue 59 item 6)" {
 	use_tree vmware_fpe 6.12.0
 	run wq snapshot
