@@ -217,6 +217,14 @@ tier_package() {
 	t "systemd-analyze verify: the installed unit" systemd-analyze verify /lib/systemd/system/wqctl.service
 	t "systemd-analyze verify: the metrics service and timer (issue 46)" systemd-analyze verify \
 		/lib/systemd/system/wqctl-metrics.service /lib/systemd/system/wqctl-metrics.timer
+	# issue 60 item 18: uid 0 without capabilities still wrote /proc/sys and sysfs by file mode (4.0 before)
+	t "systemd-analyze security: the metrics service keeps kernel tunables, modules, cgroups and devices from it, exposure at most 3.0" bash -c '
+		out=$(systemd-analyze security --offline=true /lib/systemd/system/wqctl-metrics.service 2>&1) || exit 1
+		for d in ProtectKernelTunables ProtectKernelModules ProtectControlGroups PrivateDevices; do
+			grep -q "✓ $d=" <<<"$out" || { echo "$d is not set"; exit 1; }
+		done
+		e=$(sed -n "s/.*Overall exposure level for wqctl-metrics.service: \([0-9.]*\).*/\1/p" <<<"$out")
+		awk -v e="$e" "BEGIN { exit !(e != \"\" && e + 0 <= 3.0) }" || { echo "exposure $e"; exit 1; }'
 	t "the boot unit is enabled, the metrics timer only installed (the administrator enables it)" bash -c '
 		test -L /etc/systemd/system/sysinit.target.wants/wqctl.service &&
 		! test -e /etc/systemd/system/timers.target.wants/wqctl-metrics.timer'
@@ -293,6 +301,18 @@ tier_style() {
 		else
 			echo "not ok $n - clang-format $f"
 			echo "$out" | head -20 | sed 's/^/#   /'
+		fi
+	done
+	# a script that stops at the first failing pipeline (set -e with pipefail) has no reader
+	# that quits early (head, grep -q, awk's exit) after a pipe: with SIGPIPE at its default,
+	# as in any terminal, the writer dies of it and the script stops (issue 60 item 12)
+	for f in $(cd "$top" && grep -lE '^set -e[a-z]* *pipefail|^set -euo pipefail' .ci/run tests/*.sh tests/*/*.sh tests/vm/e2e/*.sh bench/*.sh 2>/dev/null); do
+		n=$((n + 1))
+		if out=$(cd "$top" && grep -nE '(^|[^|])\|[^|#]*(\bhead\b|\bgrep +-[a-zA-Z]*q|awk .*\bexit\b)' "$f" | grep -v '# sigpipe-safe'); then
+			echo "not ok $n - $f: no pipeline reader that quits early under set -e and pipefail"
+			echo "$out" | head -10 | sed 's/^/#   /'
+		else
+			echo "ok $n - $f: no pipeline reader that quits early under set -e and pipefail"
 		fi
 	done
 	# every file opens with the licence and a comment that says what it holds (issue 44)
