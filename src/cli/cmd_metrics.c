@@ -18,6 +18,7 @@
 #include "../lib/explain.h"
 #include "../lib/kver.h"
 #include "../lib/macro.h"
+#include "../lib/text.h"
 #include "../lib/owner.h"
 #include "../lib/sampler.h"
 #include "../lib/topo.h"
@@ -34,16 +35,29 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* A label value as the format escapes it: backslash, double quote and line feed. */
+/*
+ * A label value as the format escapes it: backslash, double quote and line
+ * feed. The format is UTF-8: a byte that is not (a workqueue name built from
+ * an interface name, a kernel release) made promtool refuse the file and
+ * node_exporter drop every wqctl metric, so it and the control characters
+ * a terminal acts on are U+FFFD (issue 60 item 4).
+ */
 static void label_value(FILE *f, const char *v)
 {
-	for (const char *p = v ? v : ""; *p; p++) {
-		if (*p == '\\' || *p == '"')
+	for (const char *p = v ? v : ""; *p;) {
+		size_t len = wq_utf8_len(p);
+
+		if (*p == '\\' || *p == '"') {
 			fputc('\\', f);
-		if (*p == '\n')
-			fputs("\\n", f);
-		else
 			fputc(*p, f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else if (len == 0 || wq_text_is_control(p, len)) {
+			fputs(WQ_TEXT_REPLACEMENT, f);
+		} else {
+			fwrite(p, 1, len, f);
+		}
+		p += len ? len : 1;
 	}
 }
 

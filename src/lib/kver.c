@@ -29,6 +29,17 @@ int wq_kver_parse(const char *release, struct wq_kver *kv)
 
 	memset(kv, 0, sizeof(*kv));
 	snprintf(kv->release, sizeof(kv->release), "%s", release);
+	/*
+	 * A release is printable ASCII (UTS_RELEASE); a tree's osrelease may hold
+	 * anything, and the release is printed to terminals and label values
+	 * (issue 60 item 4): any other byte is '?' (a trailing newline ends it).
+	 */
+	for (char *c = kv->release; *c; c++) {
+		if (*c == '\n' && !c[1])
+			*c = '\0';
+		else if ((unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e)
+			*c = '?';
+	}
 	kv->major = num(&p);
 	if (kv->major < 0 || *p != '.')
 		return -EINVAL;

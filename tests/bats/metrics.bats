@@ -143,3 +143,19 @@ value() { grep -F "$1 " <<<"$output" | sed 's/.* //'; }
 	assert_failure 2
 	assert_output "wqctl: metrics: --sample measures the live kernel's tracepoints: not below --sysroot"
 }
+
+# issue 60 item 4: a byte that is not UTF-8 made promtool refuse the whole file (node_exporter then
+# drops every wqctl metric), and an ESC sequence reached the terminal through explain
+@test "metrics and explain: a kernel release with bytes that are not UTF-8 or are controls is printed safe" {
+	command -v promtool >/dev/null || skip "promtool is not installed (make deps)"
+	printf '6.8.0-\377\033[31m\n' >"$ROOT/proc/sys/kernel/osrelease"
+	run wq metrics
+	assert_success
+	assert_line --partial 'wqctl_kernel_info{release="6.8.0-??[31m",era="per-cpu"'
+	run bash -c "'$WQCTL' --sysroot '$ROOT' metrics | promtool check metrics"
+	assert_success
+	run wq explain writeback
+	assert_success
+	assert_line --partial "kernel:       6.8.0-??[31m"
+	refute_output --partial $'\033'
+}
