@@ -515,8 +515,14 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (dir) {
 		struct wq_root *out = NULL;
 		struct text t = {buf, len};
-		int r = wq_root_new(dir, &out);
+		char why[200];
+		/* the directory under the rule files root acts on follow (issue 60 item 5) */
+		int r = wq_root_new_outdir(dir, &out, why, sizeof(why));
 
+		if (r == -EPERM) {
+			cli_err(cli, "%s: refusing to write %s there: %s", dir, TEXTFILE, why);
+			return EXIT_USAGE;
+		}
 		/* a temporary beside it (no .prom: the collector skips it), fsync'ed, renamed over */
 		if (r == 0)
 			r = wq_root_replace(out, TEXTFILE, 0644, fill, &t);

@@ -59,6 +59,49 @@ int wq_root_new(const char *sysroot, struct wq_root **out)
 	return 0;
 }
 
+int wq_root_new_outdir(const char *dir, struct wq_root **out, char *why, size_t whysz)
+{
+	struct wq_root *r;
+	struct stat st;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), e;
+
+	*out = NULL;
+	if (fd < 0) {
+		e = errno;
+		if ((e == ELOOP || e == ENOTDIR) && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+			snprintf(why, whysz, "a symlink (not followed: name the directory itself)");
+			return -EPERM;
+		}
+		snprintf(why, whysz, "%s", strerror(e));
+		return -e;
+	}
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		snprintf(why, whysz, "%s", strerror(e));
+		return -e;
+	}
+	if (geteuid() == 0 && (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		close(fd);
+		snprintf(why, whysz,
+			 st.st_uid != 0 ? "owned by uid %u, not root: another user could put what root writes elsewhere"
+					: "writable by group or others (mode %04o): chmod go-w it",
+			 st.st_uid != 0 ? (unsigned int)st.st_uid : (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->path = strdup(dir))) {
+		free(r);
+		close(fd);
+		return -ENOMEM;
+	}
+	r->live = false;
+	r->wqfd = -1;
+	r->dirfd = fd;
+	*out = r;
+	return 0;
+}
+
 void wq_root_free(struct wq_root *root)
 {
 	if (!root)

@@ -39,6 +39,13 @@ const char *wq_strerror(int e);
 
 /* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
 int wq_root_new(const char *sysroot, struct wq_root **out);
+/*
+ * A directory root writes one file into (metrics --textfile), as a root of
+ * its own: DIR itself not a symlink (opened without following it, so a
+ * parent someone else owns cannot swap it afterwards), and, run as root,
+ * owned by root and writable by no one else. 0, or -EPERM with why, or -errno.
+ */
+int wq_root_new_outdir(const char *dir, struct wq_root **out, char *why, size_t whysz);
 void wq_root_free(struct wq_root *root);
 /* True for the live machine, false for a --sysroot tree. */
 bool wq_root_is_live(const struct wq_root *root);

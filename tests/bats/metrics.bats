@@ -159,3 +159,28 @@ value() { grep -F "$1 " <<<"$output" | sed 's/.* //'; }
 	assert_line --partial "kernel:       6.8.0-??[31m"
 	refute_output --partial $'\033'
 }
+
+# issue 60 item 5: the textfile directory under the rule the profiles, journal and saved experiments
+# follow (Debian's /var/lib/prometheus belongs to the prometheus user, who could swap what is in it)
+@test "metrics --textfile: a symlinked DIR, one owned by another user or writable by others is refused, nothing written" {
+	[ "$(id -u)" = 0 ] || skip "the rule applies when root runs it"
+	t=$BATS_TEST_TMPDIR/t
+	mkdir -p "$t/target" "$t/dir"
+	ln -s target "$t/link"
+	run wq metrics --textfile "$t/link"
+	assert_failure 2
+	assert_output --partial "$t/link: refusing to write wqctl.prom there: a symlink (not followed: name the directory itself)"
+	chown nobody "$t/dir"
+	run wq metrics --textfile "$t/dir"
+	assert_failure 2
+	assert_output --partial "$t/dir: refusing to write wqctl.prom there: owned by uid $(id -u nobody), not root"
+	chown root "$t/dir" && chmod 0777 "$t/dir"
+	run wq metrics --textfile "$t/dir"
+	assert_failure 2
+	assert_output --partial "$t/dir: refusing to write wqctl.prom there: writable by group or others (mode 0777): chmod go-w it"
+	[ -z "$(find "$t/target" "$t/dir" -mindepth 1)" ]
+	chmod 0755 "$t/dir"
+	run wq metrics --textfile "$t/dir"
+	assert_success
+	[ -s "$t/dir/wqctl.prom" ]
+}
