@@ -49,17 +49,21 @@ ensure_trixie() {
 	fi
 }
 
+# Every reader in a pipeline below reads to the end: under pipefail a reader
+# that stops early (head -1, awk's exit) kills the writer with SIGPIPE where
+# SIGPIPE is at its default, as in any terminal (issue 60 item 12).
+
 # dep PKG VERSION PATTERN -> the first dependency of PKG=VERSION matching PATTERN
 dep() {
-	apt-cache show "$1=$2" 2>/dev/null | sed -n 's/^Depends: //p' | head -1 | tr ',|' '\n\n' |
-		sed 's/^ *//; s/ .*//' | grep -E "$3" | head -1
+	apt-cache show "$1=$2" 2>/dev/null | sed -n 's/^Depends: //p' | sed -n 1p | tr ',|' '\n\n' |
+		sed 's/^ *//; s/ .*//' | grep -E "$3" | sed -n 1p
 }
 
 # version of linux-image-amd64 in the suite whose version starts with $1
 meta_version() {
 	# bookworm's suites only (trixie's 6.12 was built with gcc-14)
 	apt-cache madison linux-image-amd64 | awk -F'|' -v p="$1" '$3 !~ /trixie/ { gsub(/ /, "", $2) }
-		$3 !~ /trixie/ && index($2, p) == 1 { print $2; exit }'
+		!found && $3 !~ /trixie/ && index($2, p) == 1 { print $2; found = 1 }'
 }
 
 fetch() { # era major.minor

@@ -250,7 +250,9 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 			[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
 				boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" "$layout" \
 					"wqvm.mode=$mode ${APPEND[$layout]:-}" "$log" 900
-			tr -d '\r' <"$log" | grep -q '^@@BOOTED' && break
+			# (grep reads to the end: -q would stop at the first match and, SIGPIPE at its
+			# default, tr's death would fail the pipeline and boot the guest again)
+			tr -d '\r' <"$log" | grep '^@@BOOTED' >/dev/null && break
 		done
 		secs=$(($(date +%s) - start))
 		tr -d '\r' <"$log" >"$log.txt"
