@@ -44,6 +44,7 @@ struct cmd {
 	const char *usage; /* options and arguments after "wqctl NAME" */
 	const char *options; /* help text for command options, or NULL */
 	bool hidden;
+	bool json; /* reads or writes JSON without -J too (json-c loaded before it runs) */
 };
 
 /* Diagnostics: "wqctl: " + message, to stderr or syslog. */

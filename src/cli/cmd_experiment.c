@@ -853,4 +853,5 @@ const struct cmd cmd_experiment = {
 	"                         with synthetic events for the times), no THROTTLED; stream: every\n"
 	"                         event read here; auto (default): kernel where it keeps the times and\n"
 	"                         THROTTLED is not asked for\n",
+    .json = true, /* fio's and saved experiments' JSON, and the document it keeps */
 };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../lib/kver.h"
+#include "../lib/dl.h"
 #include "../lib/macro.h"
 #include "../lib/ownerknob.h"
 #include "../lib/wq.h"
@@ -563,6 +564,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cli.cmdname = c->name;
+	/* the library's JSON calls assume json-c (lib/dl.c): loaded here, where a failure may end the run */
+	if ((c->json || cli.json) && !wq_libjson()) {
+		cli_err(&cli, "%s", wq_libjson_why());
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	rc = c->run(&cli, nargc, nargv);
 	if (close_stdout() != EXIT_OK && rc == EXIT_OK)
 		rc = EXIT_FAIL;

@@ -181,15 +181,25 @@ LAZY(wq_libudev, wq_libudev, load_udev)
 LAZY(wq_libnl, wq_libnl, load_nl)
 LAZY(wq_libtrace, wq_libtrace, load_trace)
 
+static char json_why[256];
+
 const struct wq_libjson *wq_libjson(void)
 {
 	static struct wq_libjson lib;
-	static bool loaded;
+	static int state; /* 0 untried, 1 loaded, -1 unavailable */
 
-	if (!loaded && !load_json(&lib)) {
-		fprintf(stderr, "wqctl: %s: cannot load: %s\n", SO_JSON, dlerror());
-		exit(1);
+	if (!state) {
+		state = load_json(&lib) ? 1 : -1;
+		if (state < 0) {
+			const char *e = dlerror();
+
+			snprintf(json_why, sizeof(json_why), "%s: cannot load: %s", SO_JSON, e ? e : "unknown error");
+		}
 	}
-	loaded = true;
-	return &lib;
+	return state > 0 ? &lib : NULL;
+}
+
+const char *wq_libjson_why(void)
+{
+	return json_why;
 }

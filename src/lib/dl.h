@@ -136,9 +136,12 @@ const struct wq_libnl *wq_libnl(void);
 const struct wq_libtrace *wq_libtrace(void);
 /*
  * json-c has no fallback: it is a dependency of the package, and a command
- * that reads or writes JSON cannot go on without it. Exits with a message
- * naming the library when it cannot be loaded.
+ * that reads or writes JSON cannot go on without it. NULL when it cannot be
+ * loaded, wq_libjson_why() then saying why; the json_* calls of jsonc.h
+ * assume it is loaded, so a caller asks first (the command line does, for
+ * every command that reads or writes JSON, before it runs).
  */
 const struct wq_libjson *wq_libjson(void);
+const char *wq_libjson_why(void);
 
 #endif

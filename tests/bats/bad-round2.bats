@@ -495,3 +495,20 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	ratio=$((b / a))
 	[ "$ratio" -lt 20 ] || fail "20,000 entries cost $ratio times 2,000 ($b against $a instructions)"
 }
+
+# the library once exited the process itself when json-c could not be loaded (lib/dl.c); the
+# command line now asks before the command runs and says why, and a command without JSON runs
+@test "json-c that cannot be loaded: a command that needs JSON says so and exits 1, others run" {
+	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILDLOPEN_MATCH=libjson-c "$WQCTL_PLAIN" --sysroot "$ROOT" -J get writeback
+	sane
+	assert_failure 1
+	assert_output --partial "wqctl: libjson-c.so.5: cannot load"
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILDLOPEN_MATCH=libjson-c "$WQCTL_PLAIN" --sysroot "$ROOT" experiment --runs 1 --set 'writeback nice=1' -- true
+	assert_failure 1
+	assert_output --partial "libjson-c.so.5: cannot load"
+	[ "$(cat "$W/writeback/nice")" = 0 ]
+	run env LD_PRELOAD="$WQCTL_SHIM" FAILDLOPEN_MATCH=libjson-c "$WQCTL_PLAIN" --sysroot "$ROOT" get writeback nice
+	assert_success
+	assert_output "nice = 0"
+}

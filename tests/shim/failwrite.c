@@ -7,7 +7,8 @@
  * cannot make sysfs-like writes fail; this can. The writes FAILWRITE_SKEW
  * lists land with a '0' added before the newline and report success: what
  * the file then holds reads back different from what was written, as when
- * the kernel adjusts a value.
+ * the kernel adjusts a value. FAILDLOPEN_MATCH makes dlopen() of a library
+ * whose name contains it fail.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -82,4 +83,17 @@ ssize_t write(int fd, const void *buf, size_t len)
 		}
 	}
 	return real(fd, buf, len);
+}
+
+/* dlopen() of a library whose name contains FAILDLOPEN_MATCH fails (a json-c that cannot be loaded) */
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	const char *m = getenv("FAILDLOPEN_MATCH");
+
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	if (m && *m && file && strstr(file, m))
+		return NULL;
+	return real(file, mode);
 }
