@@ -344,7 +344,7 @@ static int axis_from_profiles(struct xp *x, const char *list)
 		for (size_t s = 0; s < st.n && rc == EXIT_OK; s++) {
 			const struct wq_setting *w = &st.v[s];
 
-			if (w->status != WQ_SET_OK)
+			if (w->cond != WQ_COND_OK)
 				continue;
 			if (wq_exp_choice_add(e, &ax->c[i], w->object, w->path, w->type, w->current, w->wq, w->write,
 					      w->value) < 0)

@@ -27,13 +27,6 @@
 #define JOURNAL RUN_DIR "/journal"
 #define LOCK RUN_DIR "/lock"
 
-const char *wq_setting_status_name(enum wq_setting_status s)
-{
-	static const char *const n[] = {"ok", "absent", "unsupported", "skipped", "invalid"};
-
-	return n[s];
-}
-
 void wq_settings_free(struct wq_settings *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -84,9 +77,9 @@ int wq_settings_skips(struct wq_ctx *ctx, const struct wq_settings *s, struct wq
 					      .what = what,
 					      .section = section,
 					      .cond = x->cond,
-					      .status = x->status,
 					      .why = x->why};
-			if (section && x->status == WQ_SET_ABSENT) {
+			if (section &&
+			    (x->cond == WQ_COND_ABSENT || x->cond == WQ_COND_WAITING || x->cond == WQ_COND_OUTSIDE)) {
 				char buf[1024];
 
 				if (wq_owner_knob_absent(ctx, x->object, buf, sizeof(buf)) == 0 &&
@@ -150,31 +143,10 @@ static struct wq_setting *add(struct wq_settings *s, const char *object, const c
 	return x;
 }
 
-/* The verdict's condition, its status and reason on x (why NULL: keep the reason). */
+/* The verdict's condition and reason on x (why NULL: keep the reason). */
 static void setting_cond(struct wq_setting *x, enum wq_cond c, const char *why)
 {
-	static const enum wq_setting_status st[WQ_COND_NR] = {
-	    [WQ_COND_OK] = WQ_SET_OK,
-	    [WQ_COND_KERNELS] = WQ_SET_UNSUPPORTED,
-	    [WQ_COND_WHEN] = WQ_SET_SKIPPED,
-	    [WQ_COND_KERNEL] = WQ_SET_UNSUPPORTED,
-	    [WQ_COND_PERCPU] = WQ_SET_UNSUPPORTED,
-	    [WQ_COND_OUTSIDE] = WQ_SET_ABSENT,
-	    [WQ_COND_WAITING] = WQ_SET_ABSENT,
-	    [WQ_COND_MACHINE] = WQ_SET_UNSUPPORTED,
-	    [WQ_COND_LOCAL] = WQ_SET_SKIPPED,
-	    [WQ_COND_ABSENT] = WQ_SET_ABSENT,
-	    [WQ_COND_INVALID] = WQ_SET_INVALID,
-	    [WQ_COND_UNREADABLE] = WQ_SET_INVALID,
-	    [WQ_COND_FORCE] = WQ_SET_INVALID,
-	    [WQ_COND_DRIFT] = WQ_SET_OK,
-	    [WQ_COND_FOREIGN] = WQ_SET_OK,
-	};
-
 	x->cond = c;
-	x->status = st[c];
-	x->machine = c == WQ_COND_MACHINE;
-	x->waiting = c == WQ_COND_WAITING;
 	if (why && why != x->why)
 		snprintf(x->why, sizeof(x->why), "%s", why);
 }
@@ -507,7 +479,7 @@ int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
 			const struct wq_setting *x = &s->v[i];
 			int want = x->wq ? 2 : streq(x->attr, "cpumask") ? 0 : 1;
 
-			if (x->status != WQ_SET_OK || want != pass)
+			if (x->cond != WQ_COND_OK || want != pass)
 				continue;
 			if (wq_plan_add(plan, x->object, x->path, NULL, x->type, x->current, x->write) < 0)
 				return -ENOMEM;

@@ -16,14 +16,6 @@
 #include "profile.h"
 #include "verdict.h"
 
-enum wq_setting_status {
-	WQ_SET_OK, /* valid and applicable */
-	WQ_SET_ABSENT, /* a section's pattern matches no workqueue */
-	WQ_SET_UNSUPPORTED, /* the target lacks the attribute on this kernel */
-	WQ_SET_SKIPPED, /* cannot be resolved here (e.g. 'local' without an owner) */
-	WQ_SET_INVALID, /* the value is invalid for this target */
-};
-
 struct wq_setting {
 	char *object; /* "writeback/max_active", "cpumask", or the pattern for ABSENT */
 	char *wq; /* NULL for a global knob */
@@ -33,10 +25,7 @@ struct wq_setting {
 	char *path; /* root-relative file */
 	char *current; /* as read */
 	enum wq_vtype type;
-	enum wq_cond cond; /* the verdict (verdict.h); status, machine and waiting follow from it */
-	enum wq_setting_status status;
-	bool machine; /* unsupported: the value names a node or CPU this machine lacks */
-	bool waiting; /* absent: the section is for a device's workqueues, and none is present */
+	enum wq_cond cond; /* the verdict (verdict.h): verify's status, apply's action, the exit status */
 	char why[480];
 	const char *file;
 	int line;
@@ -54,7 +43,6 @@ struct wq_settings {
 int wq_settings_resolve(struct wq_ctx *ctx, const struct wq_pset *set, char *const *only, size_t nonly, bool globals,
 			struct wq_settings *out);
 void wq_settings_free(struct wq_settings *s);
-const char *wq_setting_status_name(enum wq_setting_status s);
 /*
  * What an apply leaves out and why, one group per profile line and
  * condition: a section that reaches no workqueue (with, for an owner's
@@ -69,7 +57,6 @@ struct wq_skip {
 	const char *what; /* the attribute, or the section's pattern (section) */
 	bool section;
 	enum wq_cond cond;
-	enum wq_setting_status status;
 	const char *why;
 	char *owner_why; /* lines joined by '\n', or NULL */
 	const char **wqs; /* the workqueues (not for a section) */
