@@ -756,7 +756,10 @@ static int run(struct cli *cli, int argc, char **argv)
 		goto out;
 	if (!x.seed_given)
 		e->seed = wq_exp_new_seed();
-	wq_exp_start(e);
+	if (wq_exp_start(e) < 0) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	metric_describe(&e->metric, desc, sizeof(desc));
 	was_auto = e->metric.kind == METRIC_AUTO;
 	if (!cli->quiet) {

@@ -26,6 +26,7 @@
 #define RUN_DIR "run/wqctl"
 #define JOURNAL RUN_DIR "/journal"
 #define LOCK RUN_DIR "/lock"
+#define HOLD_DIR RUN_DIR "/hold"
 
 void wq_settings_free(struct wq_settings *s)
 {
@@ -517,6 +518,43 @@ void wq_lock_release(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+int wq_hold_take(struct wq_ctx *ctx, const char *path, char *holder, size_t holdersz)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a: a fixed-length name for any path */
+	char rel[64], mine[64];
+	ssize_t n;
+	int fd, r;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		h ^= *p;
+		h *= 1099511628211ULL;
+	}
+	snprintf(rel, sizeof(rel), HOLD_DIR "/%016llx", (unsigned long long)h);
+	r = wq_root_mkdirs(ctx->root, HOLD_DIR);
+	if (r < 0)
+		return r;
+	fd = wq_root_open_file(ctx->root, rel, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return fd;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		if (holdersz) {
+			n = pread(fd, holder, holdersz - 1, 0);
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			if (!holder[0] || wq_value_has_ctrl(holder))
+				snprintf(holder, holdersz, "another wqctl");
+		}
+		close(fd);
+		return r;
+	}
+	n = snprintf(mine, sizeof(mine), "pid %ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, mine, (size_t)n, 0) == n)
+		return fd;
+	/* the lock is what holds; the note only names the holder in a message */
+	return fd;
 }
 
 void wq_journal_free(struct wq_journal *j)

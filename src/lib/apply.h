@@ -85,6 +85,15 @@ int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan);
 /* Take the run lock below the root, waiting at most timeout_ms. fd or -errno (-ETIMEDOUT). */
 int wq_lock_take(struct wq_ctx *ctx, int timeout_ms);
 void wq_lock_release(int fd);
+/*
+ * Hold one file for as long as the descriptor returned stays open (an
+ * experiment holds each file it writes, for its whole run): a lock on
+ * run/wqctl/hold/HASH, which also records who holds it. A second holder
+ * gets -EBUSY and, in holder, what the first wrote ("pid 123"). The
+ * hold is the kernel's flock: it ends with the process, however it ends.
+ * fd or -errno.
+ */
+int wq_hold_take(struct wq_ctx *ctx, const char *path, char *holder, size_t holdersz);
 
 struct wq_jentry {
 	char *path;

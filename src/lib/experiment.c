@@ -101,6 +101,8 @@ static int key_add(struct wq_exp *e, const char *object, const char *path, enum 
 	k->path = strdup(path);
 	k->orig = strdup(current ? current : "");
 	k->restore = wq_value_restore_text(type, current ? current : "");
+	k->last = strdup(current ? current : "");
+	k->hold = -1;
 	k->type = type;
 	k->global = !wq;
 	if (wq) {
@@ -109,9 +111,10 @@ static int key_add(struct wq_exp *e, const char *object, const char *path, enum 
 			if (*p == '!')
 				*p = '/';
 	}
-	if (!k->object || !k->path || !k->orig || !k->restore)
+	e->nk++;
+	if (!k->object || !k->path || !k->orig || !k->restore || !k->last)
 		return -ENOMEM;
-	*out = e->nk++;
+	*out = e->nk - 1;
 	return 0;
 }
 
@@ -237,17 +240,46 @@ static char *read_now(struct wq_exp *e, const struct wq_exp_key *k)
 	return v;
 }
 
-/* Write a cell's values, and every other key's original (cell NULL: the originals only). */
+/* Does a key's file still hold what the experiment left there? */
+static bool still_ours(const struct wq_exp_key *k, const char *now)
+{
+	return wq_value_equal(k->type, now, k->last);
+}
+
+/* A file someone else changed: from now on left as it is. */
+static void mark_foreign(struct wq_exp *e, struct wq_exp_key *k, const char *now)
+{
+	if (k->foreign)
+		return;
+	k->foreign = true;
+	wq_log(e->ctx, WQ_LOG_ERR,
+	       "%s: changed by someone else while the experiment ran: reads '%s', the experiment left '%s'; "
+	       "left as it is",
+	       k->object, now, k->last);
+}
+
+/*
+ * Write a cell's values, and every other key's original (cell NULL: the
+ * originals only). Under the run lock, each file is first compared with
+ * what the experiment left there: one someone else changed is not
+ * written (a cell then fails with -EBUSY; the restore leaves it).
+ */
 static int write_cell(struct wq_exp *e, const struct wq_exp_cell *c)
 {
 	struct wq_plan plan = {0};
 	bool vanished = false;
-	int rc = 0;
+	int rc = 0, lock;
 
+	lock = wq_lock_take(e->ctx, WQ_LOCK_WAIT_MS);
+	if (lock < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "run/wqctl/lock: %s",
+		       lock == -ETIMEDOUT ? "another wqctl held it for 10 s" : wq_strerror(-lock));
+		return -EIO;
+	}
 	for (int pass = 0; pass < 2 && rc == 0; pass++) {
 		/* knobs (the root cpumask) first, as apply orders them */
 		for (size_t i = 0; i < e->nk && rc == 0; i++) {
-			const struct wq_exp_key *k = &e->k[i];
+			struct wq_exp_key *k = &e->k[i];
 			const char *v = k->restore;
 			_cleanup_free_ char *cur = NULL;
 
@@ -264,21 +296,37 @@ static int write_cell(struct wq_exp *e, const struct wq_exp_cell *c)
 					rc = -EIO;
 				else
 					vanished = true;
+			} else if (k->foreign || !still_ours(k, cur)) {
+				mark_foreign(e, k, cur);
+				if (c)
+					rc = -EBUSY;
 			} else if (wq_plan_add(&plan, k->object, k->path, NULL, k->type, cur, v) < 0) {
 				rc = -EIO;
 			}
 		}
 	}
-	if (rc == 0 && plan.n)
-		rc = wq_plan_commit(e->ctx, &plan, WQ_LOCK_WAIT_MS, -1);
+	if (rc == 0 && plan.n) {
+		rc = wq_plan_commit(e->ctx, &plan, WQ_LOCK_WAIT_MS, lock);
+		lock = -1; /* released by the commit */
+	}
+	wq_lock_release(lock);
 	wq_plan_free(&plan);
+	/* what each file now holds, as the kernel reads it back: the next write and every run compare with it */
+	for (size_t i = 0; rc == 0 && c && i < e->nk; i++) {
+		char *now = e->k[i].foreign ? NULL : read_now(e, &e->k[i]);
+
+		if (now) {
+			free(e->k[i].last);
+			e->k[i].last = now;
+		}
+	}
 	return rc == 0 && vanished ? -EIO : rc;
 }
 
 /*
  * The journal entries this experiment made are dropped once the originals
- * are back (an entry from an earlier wqctl change stays: revert still
- * undoes that one). Best effort: a leftover entry only makes revert write
+ * are back (an entry from an earlier wqctl change stays, and so does one
+ * of a file someone else changed meanwhile: revert still undoes those). Best effort: a leftover entry only makes revert write
  * the value that is there.
  */
 static void forget_journal(struct wq_exp *e)
@@ -292,7 +340,8 @@ static void forget_journal(struct wq_exp *e)
 	if (wq_journal_read(e->ctx, &j) == 0) {
 		for (size_t i = j.n; i-- > 0;) {
 			for (size_t k = 0; k < e->nk; k++) {
-				if (!e->k[k].journaled && !strcmp(j.e[i].path, e->k[k].path)) {
+				/* another's change keeps its entry: revert undoes that one */
+				if (!e->k[k].journaled && !e->k[k].foreign && !strcmp(j.e[i].path, e->k[k].path)) {
 					wq_journal_drop(&j, i);
 					changed = true;
 					break;
@@ -329,6 +378,12 @@ static int restore_all(struct wq_exp *e)
 			_cleanup_free_ char *now = read_now(e, &e->k[i]);
 			struct wq_change ch = {.type = e->k[i].type, .old = now, .new = e->k[i].restore};
 
+			if (e->k[i].foreign) {
+				wq_log(e->ctx, WQ_LOG_WARNING,
+				       "%s: left alone: changed since the experiment wrote it (was '%s')",
+				       e->k[i].object, e->k[i].orig);
+				continue;
+			}
 			if (!now || !wq_change_is_noop(&ch)) {
 				wq_log(e->ctx, WQ_LOG_ERR, "%s: not restored: reads '%s', was '%s'", e->k[i].object,
 				       now ? now : "(unreadable)", e->k[i].orig);
@@ -721,6 +776,32 @@ static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t o
 		run_out_free(&o);
 		return -EIO;
 	}
+	/* the run measured its setting only if every file still holds it */
+	for (size_t k = 0; k < e->nk; k++) {
+		_cleanup_free_ char *now = read_now(e, &e->k[k]);
+
+		if (now && still_ours(&e->k[k], now))
+			continue;
+		if (!now) {
+			wq_log(e->ctx, WQ_LOG_ERR,
+			       "experiment: %s run %ld (%s): %s vanished during it; the run is dropped and the "
+			       "experiment stops",
+			       measured ? "measured" : "warm-up", round + 1, c->label, e->k[k].object);
+			rc = -EIO;
+			continue;
+		}
+		wq_log(e->ctx, WQ_LOG_ERR,
+		       "experiment: %s run %ld (%s): %s changed under it (reads '%s', not '%s'); the run is "
+		       "dropped, the experiment stops and leaves that value",
+		       measured ? "measured" : "warm-up", round + 1, c->label, e->k[k].object, now, e->k[k].last);
+		e->k[k].foreign = true;
+		rc = -EBUSY;
+	}
+	if (rc) {
+		wq_mon_free(m);
+		run_out_free(&o);
+		return rc;
+	}
 	if (o.status != 0) {
 		describe_status(o.status, st, sizeof(st));
 		wq_log(e->ctx, WQ_LOG_ERR, "experiment: %s run %ld (%s): %s %s", measured ? "measured" : "warm-up",
@@ -1056,6 +1137,22 @@ void wq_exp_attach_baseline(struct wq_exp *e)
 
 int wq_exp_start(struct wq_exp *e)
 {
+	for (size_t i = 0; i < e->nk; i++) {
+		char who[64];
+		int fd = wq_hold_take(e->ctx, e->k[i].path, who, sizeof(who));
+
+		if (fd == -EBUSY) {
+			wq_log(e->ctx, WQ_LOG_ERR,
+			       "%s: another experiment is running on it (%s); try again when it ends", e->k[i].object,
+			       who);
+			return -EBUSY;
+		}
+		if (fd < 0) {
+			wq_log(e->ctx, WQ_LOG_ERR, "run/wqctl/hold: %s", wq_strerror(-fd));
+			return fd;
+		}
+		e->k[i].hold = fd;
+	}
 	note_journaled(e);
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
 		char why[300];
@@ -1078,6 +1175,10 @@ int wq_exp_finish(struct wq_exp *e)
 {
 	int r = restore_all(e);
 
+	for (size_t i = 0; i < e->nk; i++) {
+		wq_lock_release(e->k[i].hold);
+		e->k[i].hold = -1;
+	}
 	end_orphan(e);
 	if (e->trace) {
 		wq_trace_close(e->trace);
@@ -1097,6 +1198,8 @@ void wq_exp_free(struct wq_exp *e)
 		free(e->k[i].path);
 		free(e->k[i].orig);
 		free(e->k[i].restore);
+		free(e->k[i].last);
+		wq_lock_release(e->k[i].hold);
 	}
 	free(e->k);
 	for (size_t a = 0; a < e->nax; a++) {

@@ -31,6 +31,9 @@ struct wq_exp_key {
 	char *restore; /* the text that writes orig back */
 	bool global;
 	bool journaled; /* the journal held this file before the experiment */
+	char *last; /* what the experiment left there (read back after its write); orig before the first */
+	bool foreign; /* changed by someone else while the experiment ran: left as it is */
+	int hold; /* wq_hold_take()'s descriptor while the experiment runs, else -1 */
 	char tp[WQ_NAME_MAX]; /* workqueue name as the tracepoints carry it; "" for a knob */
 };
 
@@ -144,14 +147,26 @@ void wq_exp_on_signal(int sig);
 /* The signal wq_exp_on_signal() took, or 0. */
 int wq_exp_signalled(void);
 
-/* Before the first write: which files the journal already holds; the tracing instance (live only). */
+/*
+ * Before the first write: hold every file the grid writes (-EBUSY, logged,
+ * when another experiment holds one: nothing written then), note which
+ * files the journal already holds, open the tracing instance (live only).
+ */
 int wq_exp_start(struct wq_exp *e);
-/* Every round, every cell in shuffled order: write, run, measure. 0 or -errno (logged). */
+/*
+ * Every round, every cell in shuffled order: write, run, measure. A file
+ * someone else changed while the experiment ran (before a write, or under
+ * a run: that run is dropped) stops it with -EBUSY, that file left as it
+ * is. 0 or -errno (logged).
+ */
 int wq_exp_run(struct wq_exp *e);
 /*
- * Write every original back and check each reads back as it was (the
- * journal's entries of this experiment dropped then), end a workload a
- * signal left, close the trace. 0 or -EIO (logged: revert writes them).
+ * Write each original back where the value is still the one the
+ * experiment wrote (a later change is someone else's: left alone, with a
+ * warning, as revert does) and check it reads back as it was; drop the
+ * journal entries of the files it restored that the journal did not hold
+ * before; end a workload a signal left; close the trace; release the
+ * holds. 0 or -EIO (logged: revert writes them).
  */
 int wq_exp_finish(struct wq_exp *e);
 
