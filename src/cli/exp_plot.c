@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/macro.h"
+#include "../lib/root.h"
 
 static bool in_path(const char *prog)
 {
@@ -51,20 +53,67 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* Can --plot's file be written? Checked before the first run, so that no result is lost to a typo. */
+/*
+ * Can --plot's file be written? Checked before the first run, so that no
+ * result is lost to a typo: its directory must take a new file (the plot
+ * is renamed into place), and the name must not be a directory.
+ */
 static int plot_writable(struct cli *cli, const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	struct stat st;
 
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-		return EXIT_OK;
+	if (!dir)
+		return EXIT_FAIL;
+	if (slash == dir) /* "/x.svg" */
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	if (access(slash ? dir : ".", W_OK | X_OK) < 0) {
+		cli_err(cli, "experiment: --plot %s: cannot write there: %s", path, strerror(errno));
+		return EXIT_USAGE;
 	}
-	if (errno == EEXIST && access(path, W_OK) == 0)
-		return EXIT_OK;
-	cli_err(cli, "experiment: --plot %s: cannot write: %s", path, strerror(errno));
-	return EXIT_USAGE;
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_err(cli, "experiment: --plot %s: cannot write: %s", path, strerror(EISDIR));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The plot gnuplot drew in the private directory, renamed into place at path. */
+static int plot_install(struct cli *cli, const char *drawn, const char *path)
+{
+	_cleanup_free_ char *buf = NULL;
+	int fd = open(drawn, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), r;
+	size_t len = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+		if (fd >= 0)
+			close(fd);
+		cli_err(cli, "%s: gnuplot drew no plot", path);
+		return EXIT_FAIL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (!buf || len != (size_t)st.st_size) {
+		cli_err(cli, "%s: cannot read the plot gnuplot drew", path);
+		return EXIT_FAIL;
+	}
+	r = wq_file_replace(path, 0644, buf, len);
+	if (r < 0) {
+		cli_err(cli, "experiment: --plot %s: cannot write: %s", path, wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
 /*
@@ -73,7 +122,7 @@ static int plot_writable(struct cli *cli, const char *path)
  */
 int exp_plot(struct cli *cli, const struct wq_exp *e, const char *path)
 {
-	char dir[] = "/tmp/wqctl-plot.XXXXXX", data[64], script[64];
+	char dir[] = "/tmp/wqctl-plot.XXXXXX", data[64], script[64], drawn[64];
 	char desc[300];
 	FILE *f = NULL;
 	int rc = EXIT_FAIL, status;
@@ -85,6 +134,7 @@ int exp_plot(struct cli *cli, const struct wq_exp *e, const char *path)
 	}
 	snprintf(data, sizeof(data), "%s/runs", dir);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	snprintf(drawn, sizeof(drawn), "%s/plot.svg", dir);
 	f = fopen(data, "w");
 	if (!f)
 		goto out;
@@ -109,7 +159,8 @@ int exp_plot(struct cli *cli, const struct wq_exp *e, const char *path)
 	metric_describe(&e->metric, desc, sizeof(desc));
 	fprintf(f, "set terminal svg size %zu,480 dynamic noenhanced font 'sans,11'\nset output ",
 		e->ncells * 140 + 260 < 640 ? 640 : e->ncells * 140 + 260);
-	gp_string(f, path);
+	/* gnuplot draws in the private directory; the file is renamed into place after */
+	gp_string(f, drawn);
 	fprintf(f, "\nset ylabel ");
 	gp_string(f, desc);
 	fprintf(f, "\nset title ");
@@ -146,8 +197,9 @@ int exp_plot(struct cli *cli, const struct wq_exp *e, const char *path)
 		_exit(127);
 	}
 	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		rc = EXIT_OK;
-		cli_info(cli, "experiment: plot written to %s", path);
+		rc = plot_install(cli, drawn, path);
+		if (rc == EXIT_OK)
+			cli_info(cli, "experiment: plot written to %s", path);
 	} else {
 		cli_err(cli, "%s: gnuplot could not draw the plot", path);
 	}
@@ -156,6 +208,7 @@ out:
 		cli_err(cli, "experiment: --plot: %s: %s", dir, strerror(errno));
 	unlink(data);
 	unlink(script);
+	unlink(drawn);
 	rmdir(dir);
 	return rc;
 }

@@ -574,58 +574,43 @@ static int open_parent(const struct wq_root *root, const char *rel, char **base)
 	return fd;
 }
 
-static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len,
-			bool durable)
+/* replace_data() in the directory dfd: base replaced by a temporary file renamed over it. */
+static int replace_in(int dfd, const char *base, mode_t mode, const char *data, size_t len, bool durable)
 {
-	_cleanup_free_ char *base = NULL, *tmp = NULL;
-	int dfd, fd, r = 0;
+	_cleanup_free_ char *tmp = NULL;
+	int fd, r = 0;
 	ssize_t n;
 
-	while (*rel == '/')
-		rel++;
-	dfd = open_parent(root, rel, &base);
-	if (dfd < 0)
-		return dfd;
 	/*
 	 * One fixed temporary name: a run killed before rename() leaves it
 	 * behind, and the next run removes it instead of adding another.
 	 */
-	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0) {
-		close(dfd);
+	if (asprintf(&tmp, ".%s.wqctl-new", base) < 0)
 		return -ENOMEM;
-	}
 	if (mode == KEEP_MODE) {
 		struct stat st;
 
 		if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			r = -errno;
-		else if (!S_ISREG(st.st_mode))
-			r = -WQ_ENOTREG;
-		if (r < 0) {
-			close(dfd);
-			return r;
-		}
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return -WQ_ENOTREG;
 		mode = st.st_mode & 07777;
 	}
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
 	if (fd < 0 && errno == EEXIST) {
 		/* a killed run left it: removed only then, not before every write (a system call each) */
-		if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT) {
-			close(dfd);
+		if (unlinkat(dfd, tmp, 0) < 0 && errno != ENOENT)
 			return -WQ_ETMPFILE; /* a directory or a file we may not remove is in the way */
-		}
 		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
 	} else if (fd < 0 && (errno == EISDIR || errno == ENOTEMPTY)) {
 		errno = EEXIST;
 	}
 	if (fd < 0) {
 		/* nothing was written: say why the temporary file could not be made */
-		r = errno == EACCES || errno == EPERM || errno == EEXIST || errno == EISDIR || errno == ENOTEMPTY ||
-			    errno == ELOOP
-			? -WQ_ETMPFILE
-			: -errno;
-		close(dfd);
-		return r;
+		return errno == EACCES || errno == EPERM || errno == EEXIST || errno == EISDIR || errno == ENOTEMPTY ||
+			       errno == ELOOP
+			   ? -WQ_ETMPFILE
+			   : -errno;
 	}
 	/* a short write is retried: the write that fails then says why (ENOSPC on a full disk, not EIO) */
 	for (size_t done = 0; done < len && r == 0; done += (size_t)n) {
@@ -646,6 +631,44 @@ static int replace_data(const struct wq_root *root, const char *rel, mode_t mode
 		r = -errno;
 	if (r < 0)
 		unlinkat(dfd, tmp, 0);
+	return r;
+}
+
+static int replace_data(const struct wq_root *root, const char *rel, mode_t mode, const char *data, size_t len,
+			bool durable)
+{
+	_cleanup_free_ char *base = NULL;
+	int dfd, r;
+
+	while (*rel == '/')
+		rel++;
+	dfd = open_parent(root, rel, &base);
+	if (dfd < 0)
+		return dfd;
+	r = replace_in(dfd, base, mode, data, len, durable);
+	close(dfd);
+	return r;
+}
+
+int wq_file_replace(const char *path, mode_t mode, const char *data, size_t len)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	const char *base;
+	char *slash;
+	int dfd, r;
+
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	base = slash ? slash + 1 : dir;
+	if (!*base || streq(base, ".") || streq(base, ".."))
+		return -EISDIR;
+	if (slash)
+		*slash = '\0';
+	dfd = open(slash ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	r = replace_in(dfd, base, mode, data, len, true);
 	close(dfd);
 	return r;
 }

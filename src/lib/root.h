@@ -95,6 +95,13 @@ int wq_root_mkdirs(const struct wq_root *root, const char *reldir);
 int wq_root_replace(const struct wq_root *root, const char *rel, mode_t mode, void (*fill)(FILE *f, const void *data),
 		    const void *data);
 /*
+ * Replace the file at a path the user named (experiment --plot), outside
+ * any root, the same way: len bytes into ".NAME.wqctl-new" beside it,
+ * fsync()ed, given mode, renamed over path. The last component is never
+ * followed (a planted symlink is replaced, not written through). 0 or -errno.
+ */
+int wq_file_replace(const char *path, mode_t mode, const char *data, size_t len);
+/*
  * Remove the temporary file a run killed between writing and renaming left
  * beside rel (".NAME.wqctl-new", a regular file only). 1 removed, 0 none
  * (or the live root), -errno.

@@ -236,7 +236,7 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	[ ! -e "$pw" ]
 	run wq experiment --set 'writeback max_active=8,16' --runs 1 --plot /nonexistent/p.svg -- touch "$MARK"
 	assert_failure 2
-	assert_output --partial "--plot /nonexistent/p.svg: cannot write: No such file or directory"
+	assert_output --partial "--plot /nonexistent/p.svg: cannot write there: No such file or directory"
 	[ ! -e "$MARK" ]
 }
 

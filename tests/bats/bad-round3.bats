@@ -112,3 +112,29 @@ EOF
 	assert_success
 	[ "$(cat "$W/writeback/max_active")" = 1024 ]
 }
+
+@test "experiment --plot replaces a planted symlink instead of writing through it" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (make deps)"
+	d=$BATS_TEST_TMPDIR/shared
+	mkdir -p "$d"
+	chmod 0777 "$d" # world-writable, not sticky: anyone may plant a link there
+	echo "root's secret" >"$BATS_TEST_TMPDIR/secret"
+	chmod 0600 "$BATS_TEST_TMPDIR/secret"
+	ln -s "$BATS_TEST_TMPDIR/secret" "$d/p.svg"
+	run wq experiment --set 'writeback max_active=16' --runs 1 --plot "$d/p.svg" -- true
+	sane
+	assert_success
+	[ "$(cat "$BATS_TEST_TMPDIR/secret")" = "root's secret" ]
+	[ ! -L "$d/p.svg" ] && [ -f "$d/p.svg" ]
+	grep -q '<svg' "$d/p.svg"
+	[ "$(stat -c %a "$d/p.svg")" = 644 ]
+	# no temporary file is left beside it
+	[ "$(ls -A "$d")" = p.svg ]
+	# a relative name lands in the working directory; a directory is refused before any run
+	(cd "$d" && "$WQCTL" --sysroot "$ROOT" experiment --set 'writeback max_active=16' --runs 1 --plot rel.svg -- true 2>/dev/null)
+	grep -q '<svg' "$d/rel.svg"
+	run wq experiment --set 'writeback max_active=16' --runs 1 --plot "$d" -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 2
+	assert_output --partial "Is a directory"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
