@@ -320,6 +320,9 @@ static void summary(FILE *f, const char *name, const char *wq, int64_t p50, int6
 	sample(f, n, (const char *[]){"workqueue", wq, NULL}, (double)count);
 }
 
+/* sample_window()'s status for a window a signal cut short */
+#define EXIT_CUT (-1)
+
 /*
  * --sample SECONDS: what monitor measures over one window, from the
  * workqueue tracepoints (live only), for the workqueues that did work in it.
@@ -347,8 +350,11 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 	r = wq_sampler_next(sm, true, &w);
 	if (r <= 0) {
 		wq_sampler_free(sm);
-		if (r == 0)
+		if (r == 0) {
+			/* a window cut short: no file at all, not one without the sample families */
 			cli_err(cli, "metrics: --sample: interrupted before the window ended; nothing written");
+			return EXIT_CUT;
+		}
 		return EXIT_FAIL;
 	}
 	family(f, "wqctl_sample_seconds", "gauge", "Length of the window the wqctl_sample_ families measured.");
@@ -402,6 +408,7 @@ static int collect(struct cli *cli, FILE *f, double window, int *failed)
 	char **names = NULL;
 	size_t n = 0, nr = 0;
 	struct wq_row *rows;
+	bool cut = false;
 	int r = wq_list(cli->ctx, &names, &n);
 
 	if (r < 0) {
@@ -451,15 +458,20 @@ static int collect(struct cli *cli, FILE *f, double window, int *failed)
 		(*failed)++;
 	if (journal(cli, f) < 0)
 		(*failed)++;
-	if (window > 0 && sample_window(cli, f, window) != EXIT_OK)
-		(*failed)++;
+	if (window > 0) {
+		r = sample_window(cli, f, window);
+		if (r == EXIT_CUT)
+			cut = true;
+		else if (r != EXIT_OK)
+			(*failed)++;
+	}
 	for (size_t i = 0; i < nr; i++) {
 		wq_info_clear(&rows[i].wi);
 		free(rows[i].cpus);
 		free(rows[i].mask);
 	}
 	free(rows);
-	return EXIT_OK;
+	return cut ? EXIT_FAIL : EXIT_OK;
 }
 
 static int run(struct cli *cli, int argc, char **argv)
@@ -510,6 +522,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (!f)
 		return EXIT_FAIL;
 	rc = collect(cli, f, window, &failed);
+	/* a failed collection (a cut window included) writes nothing */
 	if (fclose(f) != 0 || rc != EXIT_OK)
 		return EXIT_FAIL;
 	if (dir) {

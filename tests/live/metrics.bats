@@ -114,3 +114,26 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	waits=$(sed -n 's/^wqctl_sample_wait_seconds_count{workqueue="writeback"} //p' <<<"$output")
 	assert_equal "$waits" "$(awk -v r="$started" -v s="$secs" 'BEGIN { printf "%.0f", r * s }')"
 }
+
+@test "metrics --sample --textfile cut short by SIGTERM writes nothing: the file before it stays whole" {
+	# the last complete file, as an earlier --sample run left it (a marker stands for its sample families)
+	"$WQCTL" metrics --textfile "$TEXTDIR"
+	echo '# the sample families of an earlier window' >>"$TEXTDIR/wqctl.prom"
+	cp "$TEXTDIR/wqctl.prom" "$BATS_TEST_TMPDIR/before"
+	"$WQCTL" metrics --sample 30 --textfile "$TEXTDIR" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	# the window is open once the sampler's tracing instance is there
+	for _ in $(seq 100); do
+		ls /sys/kernel/tracing/instances 2>/dev/null | grep -q "^wqctl-" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -TERM $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -ne 0 ]
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output --partial "interrupted before the window ended; nothing written"
+	cmp "$BATS_TEST_TMPDIR/before" "$TEXTDIR/wqctl.prom"
+	[ "$(ls -A "$TEXTDIR")" = wqctl.prom ]
+}
