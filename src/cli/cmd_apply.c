@@ -383,6 +383,11 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	if (kind == UDEV_WQ_GONE) {
 		rc = dry ? 0 : wq_journal_forget(cli->ctx, udev_wq, UDEV_LOCK_WAIT_MS);
+		if (rc == -EEXIST) {
+			cli_info(cli, "%s: a remove event, but the workqueue is there; its journal entries are kept",
+				 udev_wq);
+			return EXIT_OK;
+		}
 		if (rc < 0) {
 			cli_err(cli, "run/wqctl/journal: cannot forget %s: %s", udev_wq,
 				rc == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-rc));

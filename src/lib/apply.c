@@ -778,6 +778,25 @@ int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms)
 	lock = wq_lock_take(ctx, wait_ms);
 	if (lock < 0)
 		return lock;
+	/*
+	 * A remove event for a workqueue that is there (udevadm trigger
+	 * --action=remove, or a remove handled after the add of a new
+	 * instance): nothing is gone, so nothing is forgotten. Asked under
+	 * the lock, so that no apply writes in between. The kernel sends the
+	 * event just before it removes the directory: one still there is
+	 * asked again for up to a second.
+	 */
+	for (int tries = 0;; tries++) {
+		r = wq_root_open(ctx->root, prefix, O_PATH | O_DIRECTORY);
+		if (r < 0)
+			break;
+		close(r);
+		if (tries == 20) {
+			wq_lock_release(lock);
+			return -EEXIST;
+		}
+		nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+	}
 	r = wq_journal_read(ctx, &j);
 	if (r == 0) {
 		size_t n = journal_drop_wq(&j, prefix);

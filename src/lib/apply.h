@@ -152,8 +152,10 @@ void wq_journal_compact(struct wq_journal *j, const bool *drop);
 /*
  * Forget the entries of a workqueue that is gone (its udev remove event):
  * a later workqueue of the same name is another instance, whose originals
- * are its own. Takes the lock only when there is something to drop. The
- * number of entries dropped, or -errno.
+ * are its own. Takes the lock only when there is something to drop.
+ * Nothing is dropped while the workqueue is there (-EEXIST: a remove
+ * event for one that was not removed, or one handled after the add of a
+ * new instance). The number of entries dropped, or -errno.
  */
 int wq_journal_forget(struct wq_ctx *ctx, const char *wq, int wait_ms);
 

@@ -138,3 +138,27 @@ EOF
 	assert_output --partial "Is a directory"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
+
+@test "a udev remove event for a workqueue that is still there keeps its journal entries" {
+	wq set writeback nice=4
+	j=$ROOT/run/wqctl/journal
+	assert_equal "$(grep -c 'writeback/nice' "$j")" 1
+	# udevadm trigger --action=remove, or a remove handled after the add of a new instance
+	run env -i ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback \
+		"$WQCTL" --sysroot "$ROOT" -v apply --udev
+	sane
+	assert_success
+	assert_output --partial "writeback: a remove event, but the workqueue is there; its journal entries are kept"
+	assert_equal "$(grep -c 'writeback/nice' "$j")" 1
+	run wq revert
+	assert_success
+	assert_equal "$(cat "$W/writeback/nice")" 0
+	# once it is really gone, the event drops them
+	wq set writeback nice=4
+	rm -rf "$W/writeback"
+	run env -i ACTION=remove SUBSYSTEM=workqueue DEVPATH=/devices/virtual/workqueue/writeback \
+		"$WQCTL" --sysroot "$ROOT" -v apply --udev
+	assert_success
+	assert_output --partial "writeback: removed; 1 journal entries dropped"
+	[ ! -e "$j" ]
+}
