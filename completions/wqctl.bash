@@ -105,7 +105,7 @@ _wqctl()
 		local k
 		_wqctl_reply "$(_wqctl_words knobs) $(for k in $(_wqctl_words knobs writable); do echo "$k="; done)" "$cur" "" ;;
 	profile)
-		if [[ -z $sub ]]; then _wqctl_reply "list show use current off" "$cur" ""
+		if [[ -z $sub ]]; then _wqctl_reply "list show use current off install remove cat" "$cur" ""
 		else _wqctl_reply "$(_wqctl_words profiles)" "$cur" ""; fi ;;
 	dump)
 		COMPREPLY=($(compgen -d -- "$cur")) ;;

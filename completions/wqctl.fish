@@ -76,7 +76,7 @@ complete -c wqctl -n '__wqctl_using get' -a '(__wqctl_words attributes)'
 complete -c wqctl -n '__wqctl_using set' -a '(__wqctl_words attributes | string replace -r \'$\' =)'
 complete -c wqctl -n '__wqctl_using knob' -a '(__wqctl_words knobs) (__wqctl_words knobs writable | string replace -r \'$\' =)'
 complete -c wqctl -n '__wqctl_using set knob' -a '(__wqctl_values)'
-complete -c wqctl -n '__wqctl_using profile' -a 'list show use current off (__wqctl_words profiles)'
+complete -c wqctl -n '__wqctl_using profile' -a 'list show use current off install remove cat (__wqctl_words profiles)'
 complete -c wqctl -n '__wqctl_using apply verify check' -l profile -r -a '(__wqctl_words profiles)'
 complete -c wqctl -n '__wqctl_using apply' -l workqueue -r -a '(__wqctl_words workqueues)'
 complete -c wqctl -n '__wqctl_using apply' -l udev

@@ -35,6 +35,8 @@ struct cli {
 	const char *cmdname; /* the command being run */
 	int verbose;
 	bool quiet, use_syslog;
+	/* cli_rename_file(): a file diagnostics name as another (a staged copy as the file it copies) */
+	const char *rename_from, *rename_to;
 };
 
 struct cmd {
@@ -47,6 +49,11 @@ struct cmd {
 	bool json; /* reads or writes JSON without -J too (json-c loaded before it runs) */
 };
 
+/*
+ * From now on diagnostics that name the file from name it as to (from
+ * NULL: stop). For a private copy validated in place of the user's file.
+ */
+void cli_rename_file(struct cli *cli, const char *from, const char *to);
 /* Diagnostics: "wqctl: " + message, to stderr or syslog. */
 void cli_err(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_warn(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

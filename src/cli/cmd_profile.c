@@ -222,6 +222,202 @@ static int current(struct cli *cli)
 	return EXIT_OK;
 }
 
+/* A profile's text from FILE ("-": standard input), at most the size any profile may have. */
+static int read_text(struct cli *cli, const char *file, char **text, size_t *len)
+{
+	FILE *f = strcmp(file, "-") ? NULL : stdin;
+	size_t cap = 0;
+	int fd = -1;
+
+	*text = NULL;
+	*len = 0;
+	if (!f) {
+		fd = wq_file_open(file, O_RDONLY, 0);
+		f = fd >= 0 ? fdopen(fd, "re") : NULL;
+		if (!f) {
+			cli_err(cli, "%s: cannot read: %s", file, wq_strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0)
+				close(fd);
+			return EXIT_USAGE;
+		}
+	}
+	for (;;) {
+		size_t n;
+
+		if (*len + 4096 + 1 > cap) {
+			char *nt = realloc(*text, cap = cap ? 2 * cap : 8192);
+
+			if (!nt) {
+				if (f != stdin)
+					fclose(f);
+				return EXIT_FAIL;
+			}
+			*text = nt;
+		}
+		n = fread(*text + *len, 1, 4096, f);
+		*len += n;
+		if (*len > WQ_PROFILE_MAX_SIZE) {
+			cli_err(cli, "%s: refusing to install: larger than %d KiB", file, WQ_PROFILE_MAX_SIZE >> 10);
+			if (f != stdin)
+				fclose(f);
+			return EXIT_USAGE;
+		}
+		if (n < 4096)
+			break;
+	}
+	(*text)[*len] = '\0';
+	if (ferror(f)) {
+		cli_err(cli, "%s: cannot read: %s", file, strerror(errno));
+		if (f != stdin)
+			fclose(f);
+		return EXIT_FAIL;
+	}
+	if (f != stdin)
+		fclose(f);
+	return EXIT_OK;
+}
+
+/* The text as a file of a private directory: what the loader validates (and names in its messages). */
+static int stage(struct cli *cli, const char *name, const char *text, size_t len, char *dir, char *path, size_t size)
+{
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		cli_err(cli, "profile install: temporary directory: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	snprintf(path, size, "%s/%s.conf", dir, name);
+	f = fopen(path, "wxe");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		cli_err(cli, "profile install: %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* install NAME FILE: validated as a profile (its includes found in the search path), then written into place. */
+static int install(struct cli *cli, char **args, size_t n)
+{
+	char dir[] = "/tmp/wqctl-install.XXXXXX", staged[sizeof(dir) + WQ_NAME_MAX + 16] = "";
+	_cleanup_free_ char *text = NULL;
+	struct wq_pset set;
+	size_t len;
+	bool none;
+	int rc, r;
+
+	if (n != 2) {
+		cli_err(cli, "profile install: NAME and FILE ('-': standard input)");
+		return EXIT_USAGE;
+	}
+	if (!wq_profile_name_is_valid(args[0]) || strlen(args[0]) >= WQ_NAME_MAX) {
+		cli_err(cli, "profile install: '%s': a profile name is letters, digits, '.', '_' and '-'", args[0]);
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	rc = read_text(cli, args[1], &text, &len);
+	if (rc)
+		return rc;
+	if (memchr(text, '\0', len)) {
+		cli_err(cli, "%s: refusing to install: binary data (NUL byte)", args[1]);
+		return EXIT_USAGE;
+	}
+	/*
+	 * Validated as the very bytes that are installed: a copy in a private
+	 * directory, which the messages name as FILE.
+	 */
+	rc = stage(cli, args[0], text, len, dir, staged, sizeof(staged));
+	if (rc == EXIT_OK) {
+		char *one[] = {staged};
+
+		cli_rename_file(cli, staged, strcmp(args[1], "-") ? args[1] : "(standard input)");
+		rc = cli_load_profiles(cli, one, 1, &set, &none);
+		cli_rename_file(cli, NULL, NULL);
+		wq_pset_free(&set);
+	}
+	if (staged[0])
+		unlink(staged);
+	rmdir(dir);
+	if (rc) {
+		cli_err(cli, "profile install: %s: nothing installed", args[0]);
+		return rc;
+	}
+	r = wq_profile_install(cli->ctx, args[0], text, len);
+	if (r < 0) {
+		cli_err(cli, "etc/wqctl/profiles/%s.conf: cannot write: %s", args[0], wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	cli_info(cli, "%s: installed in /etc/wqctl/profiles", args[0]);
+	return EXIT_OK;
+}
+
+/* Is name in the active set? (An unreadable set names none.) */
+static bool is_active(struct cli *cli, const char *name)
+{
+	char **names = NULL;
+	size_t n = 0;
+	bool found = false;
+
+	if (wq_active_read(cli->ctx, &names, &n) < 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		found |= !strcmp(names[i], name);
+	cli_strv_free(names, n);
+	return found;
+}
+
+static int uninstall(struct cli *cli, char **args, size_t n)
+{
+	int r;
+
+	if (n != 1 || !wq_profile_name_is_valid(args[0])) {
+		cli_err(cli, "profile remove: name one profile");
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (is_active(cli, args[0])) {
+		cli_err(cli, "%s: in the active set; 'wqctl profile use' the others first (or 'profile off')", args[0]);
+		return EXIT_USAGE;
+	}
+	r = wq_profile_uninstall(cli->ctx, args[0]);
+	if (r == -ENOENT) {
+		cli_err(cli, "%s: not installed in /etc/wqctl/profiles", args[0]);
+		return EXIT_NONE_EXIST;
+	}
+	if (r < 0) {
+		cli_err(cli, "etc/wqctl/profiles/%s.conf: cannot remove: %s", args[0], wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int cat(struct cli *cli, char **args, size_t n)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	if (n != 1 || !wq_profile_name_is_valid(args[0])) {
+		cli_err(cli, "profile cat: name one profile");
+		return EXIT_USAGE;
+	}
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	r = wq_profile_read_installed(cli->ctx, args[0], &text);
+	if (r == -ENOENT || r == -ENXIO) {
+		cli_err(cli, "%s: %s in /etc/wqctl/profiles", args[0],
+			r == -ENOENT ? "not installed" : "masked (a link to /dev/null)");
+		return EXIT_NONE_EXIST;
+	}
+	if (r < 0) {
+		cli_err(cli, "etc/wqctl/profiles/%s.conf: not printed: %s", args[0],
+			r == -EACCES ? "others may not read it (a profile is 0644)" : wq_strerror(-r));
+		return EXIT_FAIL;
+	}
+	printf("%s\n", text);
+	return EXIT_OK;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -242,7 +438,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (cli->list_columns)
 		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
 	if (optind >= argc) {
-		cli_err(cli, "profile: need list, show, use, current or off");
+		cli_err(cli, "profile: need list, show, use, current, off, install, remove or cat");
 		return EXIT_USAGE;
 	}
 	sub = argv[optind++];
@@ -267,20 +463,34 @@ static int run(struct cli *cli, int argc, char **argv)
 		return show(cli, argv + optind, (size_t)(argc - optind));
 	if (!strcmp(sub, "use"))
 		return use(cli, argv + optind, (size_t)(argc - optind), now);
-	cli_err(cli, "profile: %s: unknown subcommand or unexpected argument (list, show, use, current, off)", sub);
+	if (!strcmp(sub, "install"))
+		return install(cli, argv + optind, (size_t)(argc - optind));
+	if (!strcmp(sub, "remove"))
+		return uninstall(cli, argv + optind, (size_t)(argc - optind));
+	if (!strcmp(sub, "cat"))
+		return cat(cli, argv + optind, (size_t)(argc - optind));
+	cli_err(cli,
+		"profile: %s: unknown subcommand or unexpected argument (list, show, use, current, off, install, "
+		"remove, cat)",
+		sub);
 	return EXIT_USAGE;
 }
 
 const struct cmd cmd_profile = {
     .name = "profile",
     .run = run,
-    .summary = "list, show, activate profiles",
-    .usage = "list | show [NAME...] | use [--now] NAME... | current | off [--keep]",
+    .summary = "list, show, activate, install and remove profiles",
+    .usage = "list | show [NAME...] | use [--now] NAME... | current | off [--keep]\n"
+	     "       install NAME FILE | remove NAME | cat NAME",
     .options = "  list         available profiles (NAME, SOURCE, DESCRIPTION)\n"
 	       "  show NAME    the merged sections of a profile and its includes, with their sources\n"
 	       "  use NAME...  validate and persist the active set (atomically)\n"
 	       "  current      print the active set\n"
 	       "  off          deactivate the active set and restore what wqctl changed (revert)\n"
+	       "  install NAME FILE  validate FILE ('-': standard input) and install it as\n"
+	       "               /etc/wqctl/profiles/NAME.conf (atomically, 0644)\n"
+	       "  remove NAME  remove /etc/wqctl/profiles/NAME.conf (not while it is active)\n"
+	       "  cat NAME     print /etc/wqctl/profiles/NAME.conf as installed (exit 32: not there)\n"
 	       "  --now        with use: apply the new set at once\n"
 	       "  --keep       with off: leave the values as they are (no revert)\n",
 };

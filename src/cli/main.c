@@ -77,8 +77,33 @@ const struct cmd *const *cli_commands(size_t *n)
 	return commands;
 }
 
+void cli_rename_file(struct cli *cli, const char *from, const char *to)
+{
+	cli->rename_from = from;
+	cli->rename_to = to;
+}
+
 static void vmsg(struct cli *cli, int prio, const char *fmt, va_list ap)
 {
+	_cleanup_free_ char *m = NULL;
+	const char *hit;
+
+	if (cli && cli->rename_from) {
+		size_t at;
+
+		if (vasprintf(&m, fmt, ap) < 0)
+			return;
+		/* the staged copy's name, once, as the file it stands for */
+		hit = strstr(m, cli->rename_from);
+		at = hit ? (size_t)(hit - m) : strlen(m);
+		if (cli->use_syslog)
+			syslog(prio, "%.*s%s%s", (int)at, m, hit ? cli->rename_to : "",
+			       hit ? hit + strlen(cli->rename_from) : "");
+		else
+			fprintf(stderr, "wqctl: %.*s%s%s\n", (int)at, m, hit ? cli->rename_to : "",
+				hit ? hit + strlen(cli->rename_from) : "");
+		return;
+	}
 	if (cli && cli->use_syslog) {
 		vsyslog(prio, fmt, ap);
 		return;

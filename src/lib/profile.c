@@ -25,6 +25,7 @@
 const char *const wq_profile_default_dirs[3] = {"etc/wqctl/profiles", "run/wqctl/profiles", WQCTL_LIBDIR "/profiles"};
 
 #define ACTIVE_FILE "etc/wqctl/active-profiles"
+#define LOCAL_DIR "etc/wqctl/profiles"
 #define MAX_INCLUDE_DEPTH 16
 
 bool wq_profile_name_is_valid(const char *name)
@@ -935,4 +936,87 @@ int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n)
 	int r = wq_root_mkdirs(ctx->root, "etc/wqctl");
 
 	return r < 0 ? r : wq_root_replace(ctx->root, ACTIVE_FILE, 0644, fill_active, &a);
+}
+
+/* --- the administrator's profiles (etc/wqctl/profiles) --------------------- */
+
+struct text {
+	const char *s;
+	size_t len;
+};
+
+static void fill_text(FILE *f, const void *data)
+{
+	const struct text *t = data;
+
+	fwrite(t->s, 1, t->len, f);
+}
+
+static int local_rel(const char *name, char *rel, size_t size)
+{
+	if (!wq_profile_name_is_valid(name))
+		return -EINVAL;
+	if ((size_t)snprintf(rel, size, LOCAL_DIR "/%s.conf", name) >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int wq_profile_install(struct wq_ctx *ctx, const char *name, const char *text, size_t len)
+{
+	struct text t = {text, len};
+	char rel[WQ_NAME_MAX + 64];
+	int r = local_rel(name, rel, sizeof(rel));
+
+	if (r == 0)
+		r = wq_root_mkdirs(ctx->root, LOCAL_DIR);
+	return r < 0 ? r : wq_root_replace(ctx->root, rel, 0644, fill_text, &t);
+}
+
+int wq_profile_uninstall(struct wq_ctx *ctx, const char *name)
+{
+	char rel[WQ_NAME_MAX + 64];
+	struct stat st;
+	int r = local_rel(name, rel, sizeof(rel)), fd;
+
+	if (r < 0)
+		return r;
+	fd = wq_root_open(ctx->root, rel, O_PATH | O_NOFOLLOW);
+	if (fd < 0)
+		return fd;
+	r = fstat(fd, &st) < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return r;
+	/* the file itself or a link (a mask): never what a link names */
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return -WQ_ENOTREG;
+	return wq_root_unlink(ctx->root, rel);
+}
+
+int wq_profile_read_installed(struct wq_ctx *ctx, const char *name, char **text)
+{
+	char rel[WQ_NAME_MAX + 64], why[PATH_MAX + 64];
+	struct stat st;
+	int r = local_rel(name, rel, sizeof(rel)), fd;
+
+	*text = NULL;
+	if (r < 0)
+		return r;
+	if (wq_root_readlink(ctx->root, rel, why, sizeof(why)) >= 0 && streq(why, "/dev/null"))
+		return -ENXIO;
+	fd = wq_root_open_file(ctx->root, rel, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	r = fstat(fd, &st) < 0 ? -errno : 0;
+	/* a profile is anyone's to read: a file kept from others is not one to print */
+	if (r == 0 && !(st.st_mode & S_IROTH))
+		r = -EACCES;
+	if (r == 0)
+		r = wq_fd_trusted(fd, why, sizeof(why));
+	if (r == 0)
+		r = too_large(fd, why, sizeof(why)) < 0 ? -EFBIG : 0;
+	if (r == 0)
+		r = wq_fd_read(fd, text);
+	close(fd);
+	return r;
 }

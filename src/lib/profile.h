@@ -81,6 +81,24 @@ int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n);
 char *wq_active_path(struct wq_ctx *ctx);
 
 /*
+ * The administrator's profile NAME, etc/wqctl/profiles/NAME.conf below the
+ * root, every path resolved inside it (no link leads out of a sysroot).
+ * Install: the text written to a temporary file beside it and renamed over
+ * (a link there is replaced, never followed), mode 0644; the caller has
+ * validated it. 0 or -errno (-EINVAL for a name that is no profile name).
+ */
+int wq_profile_install(struct wq_ctx *ctx, const char *name, const char *text, size_t len);
+/* Remove it: the file, or a link there (a mask) itself. 0 (also when absent) or -errno. */
+int wq_profile_uninstall(struct wq_ctx *ctx, const char *name);
+/*
+ * Its text (malloc'ed, one trailing newline stripped): -ENOENT when not
+ * installed, -ENXIO for a mask, -EACCES for a file others may not read
+ * (a profile is 0644: such a file is not printed), -EPERM for one the
+ * trust rule refuses, -EFBIG over the size limit.
+ */
+int wq_profile_read_installed(struct wq_ctx *ctx, const char *name, char **text);
+
+/*
  * A section's condition, "VAR OP VALUE[, ...]" with VAR kernel, nodes or
  * cpus (online) and OP >= <= > < == !=, nothing else but blanks; all must
  * hold. 1 true, 0 false (why says which), -EINVAL malformed (why says how).

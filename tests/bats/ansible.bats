@@ -104,3 +104,53 @@ readme_yaml() { # the README's yaml block that opens with the line $1
 	refute_output --partial 'drifted'
 	assert_equal "$(cat "$b/sys/devices/virtual/workqueue/writeback/max_active")" 64
 }
+
+adhoc() { # module arguments, then ansible options
+	local a=$1
+	shift
+	ANSIBLE_COLLECTIONS_PATH=$COLL ANSIBLE_NOCOLOR=1 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0 \
+		ansible localhost -c local -e ansible_python_interpreter=/usr/bin/python3 -m wqctl.wqctl.profile \
+		-a "sysroot=$ROOT executable=$WQCTL_PLAIN $a" "$@"
+}
+
+@test "wqctl.wqctl.profile stays inside its sysroot: links out of the tree lead back into it (issue 60)" {
+	out=$BATS_TEST_TMPDIR/outside
+	mkdir -p "$out/profiles" "$ROOT/etc"
+	rm -rf "$ROOT/etc/wqctl"
+	# etc/wqctl a link out of the tree: it resolves inside the tree, where nothing is there yet
+	ln -s "$out" "$ROOT/etc/wqctl"
+	run adhoc "name=storage state=inactive content='[workqueue writeback]\nnice = 2\n'"
+	assert_failure
+	assert_output --partial "etc/wqctl/profiles/storage.conf: cannot write: No such file or directory"
+	[ ! -e "$out/profiles/storage.conf" ]
+	# where the link leads inside the tree, the profile lands there
+	mkdir -p "$ROOT$out"
+	run adhoc "name=storage state=inactive content='[workqueue writeback]\nnice = 2\n'"
+	assert_success
+	[ ! -e "$out/profiles/storage.conf" ]
+	[ -f "$ROOT$out/profiles/storage.conf" ]
+	# profiles a link out: state=absent removes nothing outside
+	rm -f "$ROOT/etc/wqctl"
+	mkdir -p "$ROOT/etc/wqctl"
+	echo "[workqueue writeback]" >"$out/profiles/victim.conf"
+	ln -s "$out/profiles" "$ROOT/etc/wqctl/profiles"
+	run adhoc "name=victim state=absent"
+	assert_success
+	[ -f "$out/profiles/victim.conf" ]
+	# a profile that is a link to a 0600 file: --check --diff does not print it
+	rm -f "$ROOT/etc/wqctl/profiles"
+	mkdir -p "$ROOT/etc/wqctl/profiles"
+	echo "secret-token" >"$BATS_TEST_TMPDIR/secret"
+	chmod 0600 "$BATS_TEST_TMPDIR/secret"
+	ln -s "$BATS_TEST_TMPDIR/secret" "$ROOT/etc/wqctl/profiles/storage.conf"
+	run adhoc "name=storage state=inactive content='[workqueue writeback]\nnice = 2\n'" --check --diff
+	refute_output --partial "secret-token"
+	# ... nor one inside the tree that others may not read: wqctl refuses to print it
+	cp "$BATS_TEST_TMPDIR/secret" "$ROOT/secret"
+	chmod 0600 "$ROOT/secret"
+	ln -sf /secret "$ROOT/etc/wqctl/profiles/storage.conf"
+	run adhoc "name=storage state=inactive content='[workqueue writeback]\nnice = 2\n'" --check --diff
+	assert_failure
+	refute_output --partial "secret-token"
+	assert_output --partial "not printed: others may not read it"
+}

@@ -844,3 +844,58 @@ watchdog_thresh = 60"
 		assert_equal "$(tree_sum)" "$BEFORE"
 	done
 }
+
+@test "profile install, cat and remove: validated, atomic, 0644; bad input writes nothing (issue 60)" {
+	L=$ROOT/etc/wqctl/profiles
+	printf '[workqueue writeback]\nnice = 3\n' >"$BATS_TEST_TMPDIR/st.conf"
+	run wq profile install st "$BATS_TEST_TMPDIR/st.conf"
+	assert_success
+	cmp "$BATS_TEST_TMPDIR/st.conf" "$L/st.conf"
+	assert_equal "$(stat -c %a "$L/st.conf")" 644
+	run wq profile cat st
+	assert_success
+	assert_output "$(cat "$BATS_TEST_TMPDIR/st.conf")"
+	# from standard input, replacing it; no temporary file is left beside it
+	printf '[workqueue writeback]\nnice = 4\n' | wq profile install st -
+	assert_equal "$(sed -n 2p "$L/st.conf")" "nice = 4"
+	assert_equal "$(ls -A "$L")" st.conf
+	# an invalid profile names the file as given and its line; the installed one stays
+	printf '[workqueue writeback]\nnice = 99\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	run wq profile install st "$BATS_TEST_TMPDIR/bad.conf"
+	assert_failure 2
+	assert_output --partial "$BATS_TEST_TMPDIR/bad.conf:2: nice: invalid value '99'"
+	assert_output --partial "profile install: st: nothing installed"
+	run bash -c "printf '[workqueue writeback]\nnice = 99\n' | '$WQCTL' --sysroot '$ROOT' profile install st -"
+	assert_failure 2
+	assert_output --partial "(standard input):2: nice: invalid value '99'"
+	assert_equal "$(sed -n 2p "$L/st.conf")" "nice = 4"
+	run wq profile install ../x "$BATS_TEST_TMPDIR/st.conf"
+	assert_failure 2
+	assert_output --partial "'../x': a profile name is letters"
+	run wq profile install st /nonexistent
+	assert_failure 2
+	assert_output --partial "/nonexistent: cannot read: No such file or directory"
+	# an active profile is not removed; an absent one is exit 32 for cat and remove
+	wq profile use st 2>/dev/null
+	run wq profile remove st
+	assert_failure 2
+	assert_output --partial "st: in the active set"
+	[ -f "$L/st.conf" ]
+	wq profile off --keep
+	run wq profile remove st
+	assert_success
+	[ ! -e "$L/st.conf" ]
+	run wq profile cat st
+	assert_failure 32
+	assert_output "wqctl: st: not installed in /etc/wqctl/profiles"
+	run wq profile remove st
+	assert_failure 32
+	# a mask is removed as a link, and cat says it is one
+	ln -s /dev/null "$L/m.conf"
+	run wq profile cat m
+	assert_failure 32
+	assert_output --partial "masked"
+	run wq profile remove m
+	assert_success
+	[ ! -L "$L/m.conf" ] && [ -e /dev/null ]
+}

@@ -14,6 +14,9 @@ description:
   - Installs a profile (see wqctl.profile(5)) as C(/etc/wqctl/profiles/NAME.conf) from
     O(content) or O(src), after wqctl has validated it; an invalid profile fails the task
     with wqctl's messages and nothing is installed.
+  - The profile file is read, written and removed by wqctl itself (C(wqctl profile cat),
+    C(install), C(remove)), so every path resolves inside O(sysroot) as wqctl resolves it:
+    a link in the tree never leads the module out of it.
   - With O(state=active) the profile joins the active set (C(wqctl profile use)), which
     C(wqctl apply) applies (unless O(apply=false)) and C(wqctl verify) then checks.
   - Before anything is written (and in check mode) the module plans what the real run does,
@@ -121,6 +124,7 @@ def plan(w, args, hide=None):
 
 
 def read(path):
+    """A file the task names on the managed host (src)."""
     try:
         with open(path) as f:
             return f.read()
@@ -128,15 +132,27 @@ def read(path):
         return None
 
 
-def write(module, path, text):
-    d = os.path.dirname(path)
-    if not os.path.isdir(d):
-        os.makedirs(d, 0o755)
-    fd, new = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.chmod(new, 0o644)
-    module.atomic_move(new, path)
+def installed(w, name):
+    """The installed text of NAME, or None: wqctl reads it, every path resolved inside the root."""
+    rc, out, err = w.run(["profile", "cat", name], check=False)
+    if rc == 32:
+        return None
+    if rc != 0:
+        w.m.fail_json(msg=err.strip() or "wqctl profile cat %s: exit %d" % (name, rc), rc=rc)
+    return out
+
+
+def install(w, name, text):
+    """Install text as NAME: wqctl validates it and renames it into place, inside the root."""
+    tmp = tempfile.mkdtemp(prefix="wqctl-profile-")
+    try:
+        staged = os.path.join(tmp, name + ".conf")
+        with open(staged, "w") as f:
+            f.write(text)
+        os.chmod(staged, 0o644)
+        w.run(["profile", "install", name, staged], hide=tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def use(w, names, keep=False):
@@ -185,8 +201,9 @@ def main():
     if not re.match(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$", name):
         module.fail_json(msg="name '%s': a profile name is letters, digits, '.', '_' and '-'" % name)
     w = Wqctl(module)
+    # shown in the diff only: every read and write of it is wqctl's, resolved inside the root
     path = (p["sysroot"] or "") + os.path.join(PROFILES, name + ".conf")
-    before_text = read(path)
+    before_text = installed(w, name)
     before_active = active(w)
     result = dict(changed=False, changes=[], active=before_active)
     diff = dict(before="", after="", before_header=path, after_header=path)
@@ -199,7 +216,7 @@ def main():
             if after_active != before_active:
                 use(w, after_active)
             if before_text is not None:
-                os.unlink(path)
+                w.run(["profile", "remove", name])
         result["active"] = after_active
         module.exit_json(diff=diff, **result)
 
@@ -241,19 +258,18 @@ def main():
         module.exit_json(diff=diff, **result)
 
     def undo(msg, **extra):
-        """A failed task leaves the host as it found it: the file and the active set."""
-        if before_text is None:
-            if os.path.exists(path):
-                os.unlink(path)
-        elif file_changed:
-            write(module, path, before_text)
+        """A failed task leaves the host as it found it: the active set and the file."""
         if after_active != before_active:
             use(w, before_active, keep=True)
+        if before_text is None:
+            w.run(["profile", "remove", name], check=False)
+        elif file_changed:
+            install(w, name, before_text)
         result["active"] = before_active
         module.fail_json(msg=msg, **dict(result, **extra))
 
     if file_changed:
-        write(module, path, text)
+        install(w, name, text)
     if after_active != before_active:
         use(w, after_active)
     if applying:
