@@ -85,9 +85,9 @@ const char *wq_khist_instance(const struct wq_khist *k)
  * Remove the triggers of an instance (ours, or a killed run's, of either
  * kind) so that it can go; one that was never set fails alone, harmlessly.
  */
-static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid)
+static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, const char *tag)
 {
-	(void)pid; /* the triggers do not name it */
+	(void)tag; /* the triggers do not name it */
 	/* the reverse of set-up order */
 	for (int kind = 0; kind < NKIND; kind++)
 		for (int i = NEV - 1; i >= 0; i--) {
@@ -144,7 +144,7 @@ int wq_khist_open(struct wq_ctx *ctx, bool times, struct wq_khist **out, char *w
 	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset, "the hist triggers");
 	if (!times || k->kind != BY_FUNCTION)
 		wq_klat_remove_stale(ctx); /* wq_klat_open() does it otherwise */
-	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%s", wq_trace_tag());
 	k->inst = k->L->tracefs_instance_create(k->name);
 	if (!k->inst) {
 		int e = errno ? errno : EIO;
@@ -276,7 +276,7 @@ void wq_khist_close(struct wq_khist *k)
 	if (!k)
 		return;
 	if (k->inst) {
-		unset(k->L, k->inst, 0);
+		unset(k->L, k->inst, NULL);
 		k->L->tracefs_instance_destroy(k->inst);
 		k->L->tracefs_instance_free(k->inst);
 	}

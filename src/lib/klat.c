@@ -21,10 +21,10 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* The synthetic events, @ standing for our pid: the function and the time in microseconds. */
+/* The synthetic events, @ standing for our tag (wq_trace_tag): the function and the time in microseconds. */
 static const char *const synth_fmt[2] = {SYNTH_PREFIX "w_@ u64 fn; u64 wait", SYNTH_PREFIX "r_@ u64 fn; u64 run"};
 
-/* The triggers in set-up order: the system, the event, the trigger (@: our pid). */
+/* The triggers in set-up order: the system, the event, the trigger (@: our tag). */
 static const struct {
 	const char *system, *event, *fmt;
 } triggers[] = {
@@ -48,19 +48,19 @@ static const struct {
 struct wq_klat {
 	const struct wq_libtrace *L;
 	struct tracefs_instance *inst;
-	long pid;
+	char tag[48];
 	char name[64];
 	char synth[2][64]; /* their names */
 	bool made[2];
 };
 
-/* tmpl with each '@' replaced by pid (malloc'ed), or NULL. */
-static char *subst(const char *tmpl, long pid)
+/* tmpl with each '@' replaced by tag (malloc'ed), or NULL. */
+static char *subst(const char *tmpl, const char *tag)
 {
-	char num[24], *out, *o;
-	size_t n = 0, len;
+	const char *num = tag;
+	char *out, *o;
+	size_t n = 0, len = strlen(tag);
 
-	len = (size_t)snprintf(num, sizeof(num), "%ld", pid);
 	for (const char *p = tmpl; *p; p++)
 		n += *p == '@' ? len : 1;
 	out = o = malloc(n + 1);
@@ -92,13 +92,13 @@ bool wq_klat_available(struct wq_ctx *ctx)
 	return access(h, R_OK) == 0 && access(s, W_OK) == 0;
 }
 
-/* The triggers of pid's instance removed, the reverse of set-up order; one never set fails alone. */
-static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid)
+/* The triggers of tag's instance removed, the reverse of set-up order; one never set fails alone. */
+static void unset(const struct wq_libtrace *L, struct tracefs_instance *inst, const char *tag)
 {
 	for (int i = (int)ARRAY_SIZE(triggers) - 1; i >= 0; i--) {
 		_cleanup_free_ char *event = NULL, *cmd = NULL, *t = NULL;
 
-		if (!(event = subst(triggers[i].event, pid)) || !(t = subst(triggers[i].fmt, pid)) ||
+		if (!(event = subst(triggers[i].event, tag)) || !(t = subst(triggers[i].fmt, tag)) ||
 		    asprintf(&cmd, "!%s", t) < 0)
 			continue;
 		L->tracefs_event_file_append(inst, triggers[i].system, event, "trigger", cmd);
@@ -111,7 +111,8 @@ static void remove_stale_synth(struct wq_ctx *ctx, const struct wq_libtrace *L)
 	_cleanup_free_ char *list = L->tracefs_instance_file_read(NULL, "synthetic_events", NULL);
 
 	for (char *line = list, *next; line && *line; line = next) {
-		char name[64], *end, cmd[80];
+		char name[64], cmd[80];
+		unsigned long long ns = 0;
 		long pid;
 
 		next = strchr(line, '\n');
@@ -119,11 +120,11 @@ static void remove_stale_synth(struct wq_ctx *ctx, const struct wq_libtrace *L)
 			*next++ = '\0';
 		if (strncmp(line, SYNTH_PREFIX, strlen(SYNTH_PREFIX)) || sscanf(line, "%63s", name) != 1)
 			continue;
-		if (strncmp(name + strlen(SYNTH_PREFIX), "w_", 2) && strncmp(name + strlen(SYNTH_PREFIX), "r_", 2))
-			continue;
-		errno = 0;
-		pid = strtol(name + strlen(SYNTH_PREFIX) + 2, &end, 10);
-		if (errno || *end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+		pid = wq_trace_instance_pid(name, SYNTH_PREFIX "w_", &ns);
+		if (pid < 0)
+			pid = wq_trace_instance_pid(name, SYNTH_PREFIX "r_", &ns);
+		/* running, another namespace's, or not provably gone: left */
+		if (pid <= 0 || !wq_trace_owner_gone(pid, ns))
 			continue;
 		snprintf(cmd, sizeof(cmd), "!%s", name);
 		if (L->tracefs_instance_file_append(NULL, "synthetic_events", cmd) >= 0)
@@ -163,12 +164,12 @@ int wq_klat_open(struct wq_ctx *ctx, struct wq_klat **out, char *why, size_t why
 	if (!k)
 		return -ENOMEM;
 	k->L = L;
-	k->pid = (long)getpid();
+	snprintf(k->tag, sizeof(k->tag), "%s", wq_trace_tag());
 	wq_klat_remove_stale(ctx);
 	for (int i = 0; i < 2; i++) {
 		_cleanup_free_ char *def = NULL;
 
-		if (!(def = subst(synth_fmt[i], k->pid))) {
+		if (!(def = subst(synth_fmt[i], k->tag))) {
 			wq_klat_close(k);
 			return -ENOMEM;
 		}
@@ -183,7 +184,7 @@ int wq_klat_open(struct wq_ctx *ctx, struct wq_klat **out, char *why, size_t why
 		}
 		k->made[i] = true;
 	}
-	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%ld", k->pid);
+	snprintf(k->name, sizeof(k->name), INSTANCE_PREFIX "%s", k->tag);
 	k->inst = L->tracefs_instance_create(k->name);
 	if (!k->inst) {
 		int e = errno ? errno : EIO;
@@ -195,7 +196,7 @@ int wq_klat_open(struct wq_ctx *ctx, struct wq_klat **out, char *why, size_t why
 	for (size_t i = 0; i < ARRAY_SIZE(triggers); i++) {
 		_cleanup_free_ char *event = NULL, *t = NULL;
 
-		if (!(event = subst(triggers[i].event, k->pid)) || !(t = subst(triggers[i].fmt, k->pid))) {
+		if (!(event = subst(triggers[i].event, k->tag)) || !(t = subst(triggers[i].fmt, k->tag))) {
 			wq_klat_close(k);
 			return -ENOMEM;
 		}
@@ -255,7 +256,7 @@ void wq_klat_close(struct wq_klat *k)
 	if (!k)
 		return;
 	if (k->inst) {
-		unset(k->L, k->inst, k->pid);
+		unset(k->L, k->inst, k->tag);
 		k->L->tracefs_instance_destroy(k->inst);
 		k->L->tracefs_instance_free(k->inst);
 	}

@@ -4,7 +4,7 @@
  * instance of our own, hist variables keyed by the work pointer hold each
  * item's queue_work and execute_start times; execute_start and
  * execute_end fire two synthetic events of ours (global, named with our
- * pid) with the item's function and its wait or run time in microseconds,
+ * tag, wq_trace_tag()) with the item's function and its wait or run time in microseconds,
  * and a hist on each counts them (and sums them) per function and log2
  * bucket. Only those
  * two hists are read: the variables' maps never are. Removed on close, a

@@ -5,11 +5,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -55,27 +57,76 @@ struct wq_trace {
  */
 #define REORDER_NS 50000000ULL
 
-long wq_trace_instance_pid(const char *name, const char *prefix)
+/* The inode of this process's PID namespace, 0 when /proc cannot say. */
+static unsigned long long self_ns(void)
+{
+	static unsigned long long ns;
+	static bool asked;
+	struct stat st;
+
+	if (!asked) {
+		asked = true;
+		ns = stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+	}
+	return ns;
+}
+
+const char *wq_trace_tag(void)
+{
+	static char tag[48];
+
+	if (!tag[0])
+		snprintf(tag, sizeof(tag), "%ld_%llu", (long)getpid(), self_ns());
+	return tag;
+}
+
+/* A decimal number as "%llu" writes it (no sign, blank or leading 0; 0 itself when zero_ok), up to max; end at stop. */
+static bool number(const char **s, char stop, unsigned long long max, bool zero_ok, unsigned long long *out)
+{
+	const char *p = *s;
+	unsigned long long v = 0;
+
+	if (*p < '0' || *p > '9' || (*p == '0' && (!zero_ok || p[1] != stop)))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (max - (unsigned long long)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p != stop)
+		return false;
+	*s = p;
+	*out = v;
+	return true;
+}
+
+long wq_trace_instance_pid(const char *name, const char *prefix, unsigned long long *ns)
 {
 	size_t len = strlen(prefix);
-	long pid = 0;
+	unsigned long long pid, n;
 
 	if (strncmp(name, prefix, len))
 		return -1;
 	name += len;
-	/* the name wqctl gives it, "%ld" of a pid: digits, no sign, blank or leading 0 */
-	if (*name < '1' || *name > '9')
+	if (!number(&name, '_', INT32_MAX, false, &pid) || pid == 0)
 		return -1;
-	for (; *name; name++) {
-		if (*name < '0' || *name > '9' || pid > INT32_MAX / 10)
-			return -1;
-		pid = pid * 10 + (*name - '0');
-	}
-	return pid <= INT32_MAX ? pid : -1;
+	name++;
+	if (!number(&name, '\0', ULLONG_MAX, true, &n))
+		return -1;
+	*ns = n;
+	return (long)pid;
+}
+
+bool wq_trace_owner_gone(long pid, unsigned long long ns)
+{
+	/* a pid means something only in its own namespace: another's run cannot be asked about */
+	if (pid <= 0 || ns == 0 || ns != self_ns())
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
-			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid),
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, const char *tag),
 			   const char *what)
 {
 	_cleanup_free_ char *path = NULL;
@@ -86,17 +137,16 @@ void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, cons
 		return;
 	while ((de = readdir(d))) {
 		struct tracefs_instance *inst;
-		long pid = wq_trace_instance_pid(de->d_name, prefix);
+		unsigned long long ns = 0;
+		long pid = wq_trace_instance_pid(de->d_name, prefix, &ns);
 
-		if (pid <= 0)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* still running (EPERM: someone else's) */
+		if (pid <= 0 || !wq_trace_owner_gone(pid, ns))
+			continue; /* running, someone else's, or not provably gone */
 		inst = L->tracefs_instance_create(de->d_name); /* opens the existing one */
 		if (!inst)
 			continue;
 		if (before)
-			before(L, inst, pid);
+			before(L, inst, de->d_name + strlen(prefix));
 		if (L->tracefs_instance_destroy(inst) == 0)
 			wq_log(ctx, WQ_LOG_INFO, "%s/%s: removed %s of a monitor that is gone", path, de->d_name, what);
 		L->tracefs_instance_free(inst);
@@ -232,7 +282,7 @@ int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **
 		return -ENOTSUP;
 	}
 	wq_trace_remove_stale(ctx, t->L, dir, INSTANCE_PREFIX, NULL, "the instance");
-	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%ld", (long)getpid());
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%s", wq_trace_tag());
 	t->inst = t->L->tracefs_instance_create(t->name);
 	if (!t->inst) {
 		int e = errno ? errno : EIO;

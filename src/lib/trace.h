@@ -70,17 +70,32 @@ const char *wq_trace_mount(const struct wq_libtrace *L);
  */
 const char *wq_trace_dir(struct wq_ctx *ctx, const struct wq_libtrace **L, int *err, char *why, size_t whysz);
 /*
- * The pid in an instance name wqctl made (PREFIX then the pid as "%ld"), or
- * -1 for any other name: "+123", "0123", " 123" and "123x" are not its own.
+ * What names a run's tracefs objects: "PID_NS", its pid and the inode of
+ * its PID namespace, so that two wqctl that have the same pid in two
+ * namespaces sharing one tracefs (PID 1 of two containers) never share a
+ * name. Without /proc, NS is 0. Made once per process.
  */
-long wq_trace_instance_pid(const char *name, const char *prefix);
+const char *wq_trace_tag(void);
 /*
- * Remove the instances named PREFIX + pid whose pid no longer runs (a run
+ * The pid and the namespace in a name wqctl made (PREFIX then "%ld_%llu"),
+ * or -1 for any other name: "+123", "0123", " 123", "123x", or a name
+ * without its namespace (an older wqctl's) are not its own.
+ */
+long wq_trace_instance_pid(const char *name, const char *prefix, unsigned long long *ns);
+/*
+ * Is the run that made a name proven gone? Only when it was in this
+ * process's PID namespace and its pid no longer runs there: a run in
+ * another namespace, or a name from one whose namespace is unknown, is
+ * never taken for dead.
+ */
+bool wq_trace_owner_gone(long pid, unsigned long long ns);
+/*
+ * Remove the instances named PREFIX + tag whose run is proven gone (a run
  * killed by SIGKILL, which cannot be caught), calling before() on each
- * first; each removal is logged as "removed WHAT".
+ * first with the tag; each removal is logged as "removed WHAT".
  */
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
-			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, long pid),
+			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, const char *tag),
 			   const char *what);
 /* Stop tracing and remove the instance. */
 void wq_trace_close(struct wq_trace *t);

@@ -6,6 +6,8 @@
 source "$BATS_TEST_DIRNAME/../assert.bash"
 
 T=/sys/kernel/tracing
+# wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
+NS=$(stat -L -c %i /proc/self/ns/pid)
 
 setup_file() {
 	: "${WQCTL:?}"
@@ -33,7 +35,7 @@ teardown_file() {
 	"$WQCTL" monitor -J -i 3 -c 1 -o NAME,QUEUED,MAX_ACTIVE,LIMIT 'btrfs-endio-write' >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
-		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$T/instances/wqctl-monitor-${pid}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
 		sleep 0.05
 	done
 	# data writes end in btrfs-endio-write work

@@ -9,6 +9,8 @@
 source "$BATS_TEST_DIRNAME/../assert.bash"
 
 WB=/sys/devices/virtual/workqueue/writeback
+# wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
+NS=$(stat -L -c %i /proc/self/ns/pid)
 
 setup_file() {
 	: "${WQCTL:?}"
@@ -80,7 +82,7 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	"$WQCTL" metrics --sample 3 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
 	for _ in $(seq 100); do
-		[ "$(cat "$T/instances/wqctl-monitor-$pid/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$T/instances/wqctl-monitor-${pid}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
 		sleep 0.05
 	done
 	# dirty data, then sync: the flusher queues writeback work
@@ -93,7 +95,7 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	seen=$(grep -c 'workqueue=writeback ' "$oracle/trace" || true)
 	rmdir "$oracle"
 	# the sampler's own instance is gone
-	[ ! -d "$T/instances/wqctl-monitor-$pid" ]
+	[ ! -d "$T/instances/wqctl-monitor-${pid}_$NS" ]
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_output ""
 	run promtool check metrics <"$BATS_TEST_TMPDIR/out"

@@ -8,6 +8,8 @@ bats_require_minimum_version 1.5.0
 source "$BATS_TEST_DIRNAME/../assert.bash"
 
 T=/sys/kernel/tracing
+# wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
+NS=$(stat -L -c %i /proc/self/ns/pid)
 WB=/sys/devices/virtual/workqueue/writeback
 
 setup_file() {
@@ -41,7 +43,7 @@ teardown_file() {
 tracing() {
 	local _
 	for _ in $(seq 100); do
-		[ "$(cat "$T/instances/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && return 0
+		[ "$(cat "$T/instances/wqctl-monitor-${1}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && return 0
 		sleep 0.05
 	done
 	return 1
@@ -125,7 +127,7 @@ throttle_run() {
 	top_clock=$(grep -o '\[[a-z0-9-]*\]' "$T/trace_clock")
 	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
 	pid=$!
-	inst=$T/instances/wqctl-monitor-$pid
+	inst=$T/instances/wqctl-monitor-${pid}_$NS
 	# set up in order: the instance, then its four events
 	tracing "$pid"
 	for e in queue_work activate_work execute_start execute_end; do
@@ -147,7 +149,7 @@ throttle_run() {
 	tracing "$pid"
 	kill -TERM "$pid"
 	wait "$pid" || true
-	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
+	assert [ ! -e "$T/instances/wqctl-monitor-${pid}_$NS" ]
 	assert_equal "$(cat $T/events/workqueue/workqueue_queue_work/enable)" "$GLOBAL_ENABLE"
 }
 
@@ -157,11 +159,11 @@ throttle_run() {
 	tracing "$pid"
 	kill -KILL "$pid"
 	wait "$pid" || true
-	assert [ -d "$T/instances/wqctl-monitor-$pid" ]
+	assert [ -d "$T/instances/wqctl-monitor-${pid}_$NS" ]
 	run "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue
 	assert_success
-	assert_output --partial "wqctl-monitor-$pid: removed the instance of a monitor that is gone"
-	assert [ ! -e "$T/instances/wqctl-monitor-$pid" ]
+	assert_output --partial "wqctl-monitor-${pid}_$NS: removed the instance of a monitor that is gone"
+	assert [ ! -e "$T/instances/wqctl-monitor-${pid}_$NS" ]
 }
 
 @test "monitor: JSON Lines, one object per interval with its timestamp (idle ones too), then the summary" {
@@ -189,7 +191,7 @@ throttle_run() {
 	pid=$!
 	tracing "$pid"
 	# the instance's per-CPU buffer is what was asked for (the kernel rounds up to whole pages)
-	kb=$(cat "$T/instances/wqctl-monitor-$pid/buffer_size_kb")
+	kb=$(cat "$T/instances/wqctl-monitor-${pid}_$NS/buffer_size_kb")
 	[ "$kb" -ge 64 ] && [ "$kb" -lt 128 ]
 	make_writeback
 	wait "$pid"
@@ -257,4 +259,34 @@ throttle_run() {
 	run --separate-stderr "$WQCTL" monitor --backend auto -o NAME,QUEUED -i 0.5 -c 1
 	assert_success
 	assert_equal "$(ls "$T/instances")" "$before"
+}
+
+@test "monitor in another PID namespace sharing tracefs: its own name, and it leaves the host's running monitor alone" {
+	command -v unshare >/dev/null || skip "unshare is not installed"
+	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	pid=$!
+	tracing "$pid"
+	# PID 1 of a new namespace: the host's pid does not run there, which proved nothing
+	run unshare --pid --fork --mount-proc sh -c "'$WQCTL' -v monitor -i 0.1 -c 3 no-such-workqueue & sleep 0.15; ls $T/instances; wait"
+	assert_success
+	refute_output --partial "wqctl-monitor-${pid}_$NS: removed"
+	# its instance was named for pid 2 of its own namespace, not ours
+	assert_output --regexp "wqctl-monitor-2_[0-9]+"
+	refute_output --partial "wqctl-monitor-2_$NS"
+	assert [ -d "$T/instances/wqctl-monitor-${pid}_$NS" ]
+	assert_equal "$(cat "$T/instances/wqctl-monitor-${pid}_$NS/events/workqueue/workqueue_execute_end/enable")" 1
+	kill -INT "$pid"
+	wait "$pid"
+	# and a host monitor killed by SIGKILL is still cleaned up by the next host run only
+	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	pid=$!
+	tracing "$pid"
+	kill -KILL "$pid"
+	wait "$pid" || true
+	run unshare --pid --fork --mount-proc "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue
+	assert_success
+	assert [ -d "$T/instances/wqctl-monitor-${pid}_$NS" ]
+	run "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue
+	assert_output --partial "wqctl-monitor-${pid}_$NS: removed the instance of a monitor that is gone"
+	assert [ ! -e "$T/instances/wqctl-monitor-${pid}_$NS" ]
 }

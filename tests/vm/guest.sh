@@ -22,6 +22,8 @@
 #   @@ROOT key=value ...         the root masks at boot and after a cpuset
 #                                isolated partition (rootmask mode)
 P=/sys/kernel/wqprobe
+# wqctl names its tracefs objects PID_NS: NS, the inode of the PID namespace (ours too)
+NS=$(stat -L -c %i /proc/self/ns/pid)
 MODE=$(sed -n 's/.*wqvm.mode=\([a-z,]*\).*/\1/p' /proc/cmdline)
 HOLD1=$(sed -n 's/.*wqvm.hold=\([0-9]*\).*/\1/p' /proc/cmdline)
 HOLD1=${HOLD1:-3}
@@ -228,20 +230,20 @@ monitor_truth() {
 	mon_ready $pid >/dev/null
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	local inst=/sys/kernel/tracing/instances/wqctl-hist-$pid lat=/sys/kernel/tracing/instances/wqctl-lat-$pid
+	local inst=/sys/kernel/tracing/instances/wqctl-hist-${pid}_$NS lat=/sys/kernel/tracing/instances/wqctl-lat-${pid}_$NS
 	local synth=/sys/kernel/tracing/synthetic_events
 	# with its default columns (wait and run times) it also set, where the
 	# kernel keys by function, the times' instance and 2 synthetic events
 	echo "@@MONSTALE killed=$([ -d $inst ] && echo present || echo gone)" \
 		"triggers=$(cat $inst/events/workqueue/*/trigger 2>/dev/null | grep -c '^hist')" \
 		"times=$([ -d $lat ] && echo present || echo gone)" \
-		"synth=$(grep -c "^wqctl_[wr]_$pid" $synth 2>/dev/null)" \
+		"synth=$(grep -c "^wqctl_[wr]_${pid}_$NS" $synth 2>/dev/null)" \
 		"fn=$(grep -c ' function;' /sys/kernel/tracing/events/workqueue/workqueue_activate_work/format)"
 	wqctl -v monitor --backend kernel -i 0.5 -c 1 >/dev/null 2>/tmp/stale.err
 	echo "@@MONSTALE next_rc=$? after=$([ -d $inst ] && echo present || echo gone)" \
-		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) said=$(grep -c "wqctl-hist-$pid: removed" /tmp/stale.err)" \
+		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) said=$(grep -c "wqctl-hist-${pid}_$NS: removed" /tmp/stale.err)" \
 		"synth_left=$(grep -c '^wqctl_' $synth 2>/dev/null)" \
-		"said_times=$(grep -c "wqctl-lat-$pid: removed\|wqctl_[wr]_$pid of a monitor" /tmp/stale.err)"
+		"said_times=$(grep -c "wqctl-lat-${pid}_$NS: removed\|wqctl_[wr]_${pid}_$NS of a monitor" /tmp/stale.err)"
 }
 
 # monitor counts work it saw queued: wait until its trace instance records
@@ -252,9 +254,9 @@ mon_ready() {
 	local t=/sys/kernel/tracing/instances i=0
 	MON_BACKEND=
 	while [ $i -lt 600 ]; do
-		if [ "$(cat $t/wqctl-monitor-$1/events/workqueue/workqueue_execute_end/enable 2>/dev/null)" = 1 ]; then
+		if [ "$(cat $t/wqctl-monitor-${1}_$NS/events/workqueue/workqueue_execute_end/enable 2>/dev/null)" = 1 ]; then
 			MON_BACKEND=stream
-		elif grep -q '^hist' $t/wqctl-hist-$1/events/workqueue/workqueue_execute_end/trigger 2>/dev/null; then
+		elif grep -q '^hist' $t/wqctl-hist-${1}_$NS/events/workqueue/workqueue_execute_end/trigger 2>/dev/null; then
 			MON_BACKEND=kernel
 		fi
 		[ -n "$MON_BACKEND" ] && break
@@ -571,11 +573,11 @@ bench_monitor() {
 		mkdir -p /tmp/sraw
 		# in wqctl's order: a later copy only adds to what an earlier one counted
 		for f in execute_end execute_start activate_work queue_work; do
-			cp $T/instances/wqctl-hist-$pid/events/workqueue/workqueue_$f/hist /tmp/sraw/workqueue_$f.hist
+			cp $T/instances/wqctl-hist-${pid}_$NS/events/workqueue/workqueue_$f/hist /tmp/sraw/workqueue_$f.hist
 		done
 		# and the wait and run times (lib/klat), where the kernel keeps them
 		for f in r w; do
-			cp $T/instances/wqctl-lat-$pid/events/synthetic/wqctl_${f}_$pid/hist /tmp/sraw/wqctl_$f.hist 2>/dev/null
+			cp $T/instances/wqctl-lat-${pid}_$NS/events/synthetic/wqctl_${f}_${pid}_$NS/hist /tmp/sraw/wqctl_$f.hist 2>/dev/null
 		done
 		kill -INT $pid
 		wait $pid
