@@ -127,14 +127,14 @@ check-live: deps
 	@WQCTL=$(CURDIR)/build-san/wqctl tests/run.sh live
 
 # libFuzzer harnesses (tests/fuzz): the library built with clang, ASan and UBSan.
-FUZZ_TARGETS := cpuset kver value profile sysfs saved metric when
+FUZZ_TARGETS := cpuset kver value profile sysfs saved metric when hist joins
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 # make check's smoke run: this many inputs per harness from a fixed seed
 FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz-%)
 # The library is compiled once for every harness (it was compiled again for
-# each of the eight: 111 s of make check's build on 2 cores, now 20 s).
+# each of the harnesses: 111 s of make check's build on 2 cores, now 20 s).
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-DWQCTL_VERSION='"$(VERSION)"' -DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
 	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'

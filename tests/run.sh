@@ -80,7 +80,7 @@ tier_live() {
 }
 # every libFuzzer harness over its kept regression and seed inputs (deterministic;
 # time-boxed random fuzzing is make fuzz)
-tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs saved metric when; }
+tier_fuzz() { FUZZ_SECONDS=${FUZZ_SECONDS:-0} "$top/tests/fuzz/run.sh" cpuset kver value profile sysfs saved metric when hist joins; }
 tier_vm() { "$top/tests/vm/run.sh" "${WQCTL_PLAIN:-$top/build/wqctl}"; }
 tier_e2e() {
 	local deb

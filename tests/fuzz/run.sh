@@ -17,7 +17,7 @@ for t in "$@"; do
 	corpus=$dir/corpus-$t
 	mkdir -p "$corpus" "$dir/findings"
 	n=$((n + 1))
-	inputs=$(find "$here/regress/$t" "$here/seeds/$t" -type f 2>/dev/null)
+	inputs=$(find -L "$here/regress/$t" "$here/seeds/$t" -type f 2>/dev/null)
 	if [ -n "$inputs" ] && ! out=$(cd "$dir/findings" && "$bin" -runs=0 $inputs 2>&1); then
 		echo "not ok $n - fuzz-$t: regression and seed inputs"
 		echo "$out" | grep -E 'ERROR|SUMMARY|Running' | head -10 | sed 's/^/#   /'
