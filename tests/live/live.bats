@@ -214,13 +214,15 @@ EOF
 @test "live: check --isolation ends on SIGHUP and removes its trace instance" {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU"
 	T=/sys/kernel/tracing
+	# wqctl names its instances PID_NS (NS: the inode of the PID namespace)
+	NS=$(stat -L -c %i /proc/self/ns/pid)
 	"$WQCTL" check --isolation --cpus 1 -i 60 >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do ls -d $T/instances/wqctl-*-$pid >/dev/null 2>&1 && break; sleep 0.05; done
-	ls -d $T/instances/wqctl-*-$pid
+	for _ in $(seq 100); do ls -d $T/instances/wqctl-*-${pid}_$NS >/dev/null 2>&1 && break; sleep 0.05; done
+	ls -d $T/instances/wqctl-*-${pid}_$NS
 	kill -HUP "$pid"
 	wait "$pid" || true
-	run ls -d $T/instances/wqctl-*-$pid
+	run ls -d $T/instances/wqctl-*-${pid}_$NS
 	assert_failure
 }
 
