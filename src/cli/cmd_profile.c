@@ -151,6 +151,17 @@ static int show(struct cli *cli, char **names, size_t n)
 	return EXIT_OK;
 }
 
+/* The active set could not be written: "run as root" to a user who is not (as every writing command says). */
+static void active_write_failed(struct cli *cli, int r)
+{
+	_cleanup_free_ char *p = wq_active_path(cli->ctx);
+
+	if (geteuid() != 0 && (r == -EACCES || r == -EPERM || r == -WQ_ETMPFILE || r == -EROFS))
+		cli_err(cli, "%s: permission denied: run as root", p ? p : "active-profiles");
+	else
+		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+}
+
 static int use(struct cli *cli, char **names, size_t n, bool now)
 {
 	struct wq_pset set;
@@ -167,9 +178,7 @@ static int use(struct cli *cli, char **names, size_t n, bool now)
 	wq_pset_free(&set);
 	r = wq_active_write(cli->ctx, names, n);
 	if (r < 0) {
-		_cleanup_free_ char *p = wq_active_path(cli->ctx);
-
-		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+		active_write_failed(cli, r);
 		return EXIT_FAIL;
 	}
 	if (now) {
@@ -191,11 +200,18 @@ static int off(struct cli *cli, bool keep)
 
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
+	{
+		char **names = NULL;
+		size_t n = 0;
+
+		if (wq_active_read(cli->ctx, &names, &n) == -ENOENT || n == 0)
+			cli_warn(cli, "profile off: no profile was active%s",
+				 keep ? "" : "; what wqctl changed is reverted all the same");
+		cli_strv_free(names, n);
+	}
 	r = wq_active_write(cli->ctx, NULL, 0);
 	if (r < 0) {
-		_cleanup_free_ char *p = wq_active_path(cli->ctx);
-
-		cli_err(cli, "%s: cannot write: %s", p ? p : "active-profiles", wq_strerror(-r));
+		active_write_failed(cli, r);
 		return EXIT_FAIL;
 	}
 	return keep ? EXIT_OK : cli_revert(cli);
@@ -214,7 +230,7 @@ static int current(struct cli *cli)
 		cli_err(cli, "etc/wqctl/active-profiles: cannot read: %s", wq_strerror(-r));
 	if (r < 0 && r != -ENOENT)
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
-	if (n == 0 && isatty(STDOUT_FILENO))
+	if (n == 0)
 		cli_warn(cli, "no active profiles ('wqctl profile use NAME' sets them)");
 	for (size_t i = 0; i < n; i++)
 		printf("%s\n", names[i]);

@@ -916,9 +916,17 @@ int wq_fd_trusted(int fd, char *why, size_t whysz)
 			return r == -ENOENT || r == -ENOTDIR || r == -ELOOP ? -EPERM : r;
 		}
 		r = fstat(nfd, &last) < 0 ? -errno : 0;
+		if (r == 0 && !strchr(slash + 1, '/') && (last.st_mode & S_ISVTX) && (last.st_mode & 002) &&
+		    last.st_uid == 0) {
+			/* the file's own directory: in a shared one such as /tmp, others could add names beside it */
+			snprintf(why, whysz,
+				 "its directory %s is a shared one anyone may write to (sticky, as /tmp): keep it in a "
+				 "directory only root may write to (a profile: /etc/wqctl/profiles)",
+				 path);
+			r = -EPERM;
+		}
 		if (!strchr(slash + 1, '/'))
-			last.st_mode &=
-			    ~(mode_t)S_ISVTX; /* the file's own directory: others could add names beside it */
+			last.st_mode &= ~(mode_t)S_ISVTX;
 		if (r < 0 || (r = owner_rule(&last, true, path, why, whysz)) < 0) {
 			close(nfd);
 			close(dfd);

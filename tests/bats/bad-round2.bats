@@ -294,6 +294,12 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	chmod 1777 "$BATS_TEST_TMPDIR/par"
 	run wq --profile-dir "$BATS_TEST_TMPDIR/par/pd" apply --profile q
 	assert_success
+	# as its own directory, the message says what such a directory is and where a profile goes (issue 61)
+	cp "$BATS_TEST_TMPDIR/par/pd/q.conf" "$BATS_TEST_TMPDIR/par/q2.conf"
+	run wq apply --dry-run --profile "$BATS_TEST_TMPDIR/par/q2.conf"
+	assert_failure 2
+	assert_output --regexp "q2.conf: refusing to read: its directory [^ ]*/par is a shared one anyone may write to \(sticky, as /tmp\): keep it in a directory only root may write to \(a profile: /etc/wqctl/profiles\)"
+	refute_output --partial "chmod go-w"
 }
 
 @test "a profile or active set without newlines is refused after its limit, not read whole" {
@@ -472,6 +478,17 @@ GOOD_SPEC='{ "set": [ "writeback max_active=16" ], "runs": 1, "warmup": 0, "comm
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$WQCTL" --sysroot "$ROOT" set writeback nice=1
 	assert_failure 1
 	assert_output --partial "writeback/nice: permission denied: run as root"
+	# profile use and off too, not a tale of temporary files (issue 61)
+	mkdir -p "$ROOT/etc/wqctl/profiles"
+	printf '[workqueue writeback]\nnice = 1\n' >"$ROOT/etc/wqctl/profiles/p.conf"
+	chmod -R o+rX "$ROOT/etc"
+	for sub in "use p" "off --keep"; do
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$WQCTL" --sysroot "$ROOT" profile $sub
+		assert_failure 1
+		assert_output --regexp "etc/wqctl/active-profiles: permission denied: run as root$"
+		refute_output --partial "temporary"
+	done
+	[ ! -e "$ROOT/etc/wqctl/active-profiles" ]
 }
 
 # issue 60 item 16: revert dropped the journal's entries one by one, each drop moving the rest

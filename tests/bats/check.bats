@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # check: every finding code, triggered by a fixture.
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() { use_tree vmware_fpe 6.18.0; }
 
@@ -215,14 +216,21 @@ finding() { assert_line "$1 $2 $3"; }
 	assert_output ""
 }
 
-@test "on a terminal, profile current with nothing active says so" {
+@test "profile current and off with nothing active say so on stderr; stdout stays empty; -q quiets it (issue 61)" {
 	use_tree x86_64-dell_e4310 6.18.0
 	command -v script >/dev/null || skip "script (util-linux) is not installed"
 	run script -qec "'$WQCTL' --sysroot '$ROOT' profile current" /dev/null
 	assert_success
 	assert_output --partial "no active profiles ('wqctl profile use NAME' sets them)"
-	run wq profile current
+	run -0 --separate-stderr wq profile current
+	assert_equal "$output" ""
+	assert_equal "$stderr" "wqctl: no active profiles ('wqctl profile use NAME' sets them)"
+	run -0 wq -q profile current
 	assert_output ""
+	run -0 wq profile off --keep
+	assert_output "wqctl: profile off: no profile was active"
+	run -0 wq profile off
+	assert_output --partial "wqctl: profile off: no profile was active; what wqctl changed is reverted all the same"
 }
 
 # Isolation against the boot parameters. vmware_fpe: CPUs 0-15 online of 0-31 possible.
