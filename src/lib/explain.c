@@ -571,7 +571,8 @@ static int model(struct wq_ctx *ctx, struct wq_topo *t, const struct model_key *
 			return r;
 		issuing = own;
 	}
-	copy_str(ex->scope, sizeof(ex->scope), k->scope);
+	/* affinity scopes came with 6.6: up to 6.5 a workqueue has none to show */
+	copy_str(ex->scope, sizeof(ex->scope), ex->era == WQ_ERA_A ? "" : k->scope);
 
 	if (ex->era == WQ_ERA_UNKNOWN)
 		return 0;

@@ -277,3 +277,14 @@ from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n'
 	run wq explain writeback --cpus node:0,1
 	assert_line "--cpus:       node:0,1 = 0-7"
 }
+
+@test "explain shows an affinity scope from 6.6 on, none before (scopes came with 6.6; issue 61)" {
+	use_tree synth:2:4:1:2 6.18.0
+	run wq --kernel 6.5.0 explain writeback
+	assert_success
+	refute_line --regexp '^scope:'
+	run wq --kernel 6.5.0 explain -J writeback
+	assert_output --regexp '"scope": null'
+	run wq --kernel 6.6.0 explain writeback
+	assert_line --regexp '^scope: +cache$'
+}

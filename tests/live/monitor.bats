@@ -253,7 +253,10 @@ throttle_run() {
 	before=$(ls "$T/instances")
 	run "$WQCTL" monitor --backend kernel -c 1
 	assert_failure 1
-	assert_output "wqctl: monitor: $T/events/workqueue/workqueue_queue_work/hist: missing (a kernel without CONFIG_HIST_TRIGGERS)"
+	assert_line "wqctl: monitor: $T/events/workqueue/workqueue_queue_work/hist: missing (a kernel without CONFIG_HIST_TRIGGERS)"
+	# and where to go instead (issue 61)
+	assert_line "wqctl: monitor: --backend stream reads every event instead (--backend auto, the default, chooses it where the kernel cannot count)"
+	assert_equal "${#lines[@]}" 2
 	assert_equal "$(ls "$T/instances")" "$before"
 	# auto falls back to streaming, whatever the columns
 	run --separate-stderr "$WQCTL" monitor --backend auto -o NAME,QUEUED -i 0.5 -c 1
