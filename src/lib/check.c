@@ -333,8 +333,23 @@ int wq_check_globals(struct wq_ctx *ctx, const struct wq_cpuset *root_override, 
 		return r;
 	check_mask(t, "cpumask", g, g, 0, fn, data, &none);
 	if (!root_override) {
+		const char *why;
+		const int dfl = wq_kver_dfl_active(&ctx->kver);
+
 		check_btrfs(ctx, fn, data);
 		check_boot_isolation(ctx, t, fn, data);
+		/*
+		 * The kernel's own rule, said once: each workqueue left at the
+		 * default would otherwise repeat it (and fail --strict out of the
+		 * box on every 6.6-6.8 host); values set away from it are named
+		 * per workqueue.
+		 */
+		if (wq_ctx_era(ctx, &why) == WQ_ERA_B && dfl > 0)
+			emit(fn, data, WQ_SEV_INFO, "max-active-per-cpu", "kernel",
+			     "max_active applies per CPU on 6.6-6.8: an unbound workqueue at this kernel's default %d "
+			     "may run %d items on each CPU of its mask (up to %ld on the %u online); only values set "
+			     "away from %d are named",
+			     dfl, dfl, (long)dfl * wq_cpuset_count(t->online), wq_cpuset_count(t->online), dfl);
 	}
 	return 0;
 }
@@ -522,7 +537,8 @@ int wq_check_wq(struct wq_ctx *ctx, const struct wq_info *wq, const struct wq_wh
 		if (wif)
 			snprintf(tail, sizeof(tail), " (a what-if: %d is %s's default; %s would have set its own, %d)",
 				 m, ctx->host_kver.release, ctx->kver.release, wq_kver_dfl_active(&ctx->kver));
-		if (era == WQ_ERA_B && ex.max_inflight > m)
+		/* at the kernel's own default: said once, by the kernel finding (wq_check_globals) */
+		if (era == WQ_ERA_B && ex.max_inflight > m && (wif || m != wq_kver_dfl_active(&ctx->kver)))
 			emit(fn, data, wif ? WQ_SEV_INFO : WQ_SEV_WARNING, "max-active-per-cpu", name,
 			     "max_active %d applies per CPU on 6.6-6.8: up to %ld work items in flight%s", m,
 			     ex.max_inflight, tail);
