@@ -108,9 +108,30 @@ static const char *percpu_remedy(const char *wq, const char *func)
 	       "subsystem's own option) can avoid it";
 }
 
+/*
+ * The cpumask value that keeps work off cpus: "housekeeping" when they are
+ * isolated (the kernel's housekeeping set excludes them), else the
+ * housekeeping CPUs less these as a list: a CPU audited that is not
+ * isolated is in the housekeeping set, which would not move anything.
+ */
+static void away_from(struct wq_ctx *ctx, const struct wq_cpuset *cpus, char *buf, size_t size)
+{
+	struct wq_topo *t = wq_ctx_topo(ctx);
+	_cleanup_cpuset_ struct wq_cpuset *hk = wq_cpuset_new();
+	_cleanup_free_ char *list = NULL;
+
+	snprintf(buf, size, "housekeeping");
+	if (!t || !hk || wq_topo_housekeeping(t, hk) < 0 || !wq_cpuset_intersects(hk, cpus))
+		return;
+	wq_cpuset_andnot(hk, cpus);
+	if (!wq_cpuset_is_empty(hk) && (list = wq_cpuset_format_list(hk)))
+		snprintf(buf, size, "%s", list);
+}
+
 static void judge(struct wq_ctx *ctx, struct comms *cm, const struct wq_trace *t, const struct wq_cpuset *root_mask,
 		  const struct wq_iso_row *r, struct wq_audit_row *j)
 {
+	char away[256];
 	_cleanup_free_ char *cl = wq_cpuset_format_list(r->cpus);
 	_cleanup_free_ char *fl = wq_cpuset_format_list(r->from);
 	const char *sym = wq_trace_symbol((struct wq_trace *)t, r->fn), *queuer = comm_of(cm, r->queuer_pid);
@@ -147,27 +168,29 @@ static void judge(struct wq_ctx *ctx, struct comms *cm, const struct wq_trace *t
 			if (wq_cpuset_is_empty(eff))
 				wq_cpuset_copy(eff, root_mask);
 		}
+		away_from(ctx, r->cpus, away, sizeof(away));
 		if (eff && wq_cpuset_intersects(eff, r->cpus)) {
 			j->v = WQ_AUDIT_CPUMASK;
 			snprintf(j->fix, sizeof(j->fix),
-				 "wqctl set %s cpumask=housekeeping (profile: [workqueue %s] cpumask = housekeeping)",
-				 sysfs, sysfs);
+				 "wqctl set %s cpumask=%s (profile: [workqueue %s] cpumask = %s)", sysfs, away, sysfs,
+				 away);
 		} else {
 			j->v = WQ_AUDIT_STALE;
 			snprintf(j->fix, sizeof(j->fix),
 				 "its cpumask excludes them: a worker of an older pool ran it; it goes when that "
-				 "pool's workers retire (wqctl set %s cpumask=housekeeping rebuilds the pools)",
-				 sysfs);
+				 "pool's workers retire (wqctl set %s cpumask=%s rebuilds the pools)",
+				 sysfs, away);
 		}
 		j->movable = true;
 	} else if ((!in_sysfs && r->kind == WQ_WORKER_UNBOUND) || (in_sysfs && wi.unbound)) {
 		/* unbound, not in sysfs: only the root unbound cpumask reaches it */
 		if (root_mask && wq_cpuset_intersects(root_mask, r->cpus)) {
+			away_from(ctx, r->cpus, away, sizeof(away));
 			j->v = WQ_AUDIT_ROOT;
-			snprintf(
-			    j->fix, sizeof(j->fix),
-			    "not in sysfs; the root unbound cpumask includes them: wqctl knob cpumask=housekeeping "
-			    "(profile: [global] cpumask = housekeeping)");
+			snprintf(j->fix, sizeof(j->fix),
+				 "not in sysfs; the root unbound cpumask includes them: wqctl knob cpumask=%s "
+				 "(profile: [global] cpumask = %s)",
+				 away, away);
 		} else {
 			j->v = WQ_AUDIT_STALE;
 			snprintf(j->fix, sizeof(j->fix),

@@ -26,7 +26,7 @@ enum wq_audit_verdict {
 /* One group of the work that ran there (a workqueue and a function), judged. */
 struct wq_audit_row {
 	const struct wq_iso_row *r;
-	char func[128], cpus[256], from[256], fix[400];
+	char func[128], cpus[256], from[256], fix[1024];
 	const char *kind; /* unbound, per-cpu or ? */
 	enum wq_audit_verdict v;
 	bool movable;
