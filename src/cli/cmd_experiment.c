@@ -39,7 +39,72 @@ struct xp {
 	const char *plot;
 	bool seed_given;
 	const char *backend; /* --backend as given: auto (NULL), kernel, stream */
+	bool list; /* --list: the saved experiments */
 };
+
+enum { LCOL_NAME, LCOL_SETTINGS, LCOL_RUNS, LCOL_METRIC, LCOL_COMMAND };
+static const struct colinfo list_cols[] = {
+    [LCOL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "saved experiment (--compare NAME runs it again)"},
+    [LCOL_SETTINGS] = {"SETTINGS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "settings in its grid"},
+    [LCOL_RUNS] = {"RUNS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "measured runs per setting"},
+    [LCOL_METRIC] = {"METRIC", 0.15, 0, SCOLS_JSON_STRING, "its metric"},
+    [LCOL_COMMAND] = {"COMMAND", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "the workload"},
+};
+
+/* --list: each saved experiment, read and checked as --compare reads it. */
+static int list_saved(struct cli *cli)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct out o;
+	int rc, r;
+
+	rc = out_init(&o, cli, list_cols, ARRAY_SIZE(list_cols), "NAME,SETTINGS,RUNS,METRIC,COMMAND", NULL,
+		      "experiments");
+	if (rc)
+		return rc;
+	if (!cli_ctx(cli)) {
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	r = wq_exp_saved_names(cli->ctx, &names, &n);
+	if (r < 0) {
+		_cleanup_free_ char *at = wq_exp_saved_path(cli->ctx, "");
+
+		cli_err(cli, "%s: cannot list: %s", at ? at : "experiments", wq_strerror(-r));
+		out_free(&o);
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct wq_saved_exp b = {0};
+		struct libscols_line *ln;
+		char num[32], cmd[1024] = "";
+		size_t len = 0;
+
+		if (wq_exp_read_saved(cli->ctx, names[i], &b) < 0) {
+			rc = EXIT_FAIL; /* said why; the others are listed */
+			wq_saved_exp_free(&b);
+			continue;
+		}
+		for (size_t k = 0; k < b.ncmd && len < sizeof(cmd); k++)
+			len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", k ? " " : "", b.cmd[k]);
+		ln = out_line(&o);
+		out_set(&o, ln, LCOL_NAME, names[i]);
+		snprintf(num, sizeof(num), "%zu", b.nsettings);
+		out_set(&o, ln, LCOL_SETTINGS, num);
+		snprintf(num, sizeof(num), "%ld", b.runs);
+		out_set(&o, ln, LCOL_RUNS, num);
+		out_set(&o, ln, LCOL_METRIC, b.metric ? b.metric : "");
+		out_set(&o, ln, LCOL_COMMAND, cmd);
+		wq_saved_exp_free(&b);
+	}
+	if (n == 0)
+		cli_warn(cli, "experiment: none is saved yet (experiment --save NAME keeps one)");
+	r = out_print(&o);
+	out_free(&o);
+	cli_strv_free(names, n);
+	return rc ? rc : r;
+}
 
 /* A figure for people: four significant digits or so, never an exponent. */
 static void fmt_num(char *b, size_t size, double v)
@@ -506,6 +571,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 	    {"no-monitor", no_argument, NULL, 'M'},
 	    {"watch", required_argument, NULL, 'W'},
 	    {"backend", required_argument, NULL, OPT_BACKEND},
+	    {"list", no_argument, NULL, 'L'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct wq_exp *e = &x->e;
@@ -564,6 +630,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 			e->threshold = (double)v;
 			break;
 		case 'P': x->plot = optarg; break;
+		case 'L': x->list = true; break;
 		case 'f': e->force = true; break;
 		case 'M': e->monitor = false; break;
 		case OPT_BACKEND:
@@ -596,6 +663,13 @@ static int parse_args(struct xp *x, int argc, char **argv)
 			return EXIT_FAIL;
 	if (cli->list_columns)
 		return EXIT_OK;
+	if (x->list) {
+		if (argc != 2) {
+			cli_err(cli, "experiment: --list takes nothing else");
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
 	if (e->save && e->compare) {
 		cli_err(cli, "experiment: --save and --compare exclude each other");
 		return EXIT_USAGE;
@@ -729,6 +803,10 @@ static int run(struct cli *cli, int argc, char **argv)
 	rc = parse_args(&x, argc, argv);
 	if (rc)
 		goto out;
+	if (x.list) {
+		rc = list_saved(cli);
+		goto out;
+	}
 	if (cli->list_columns) {
 		rc = out_list_columns(cli, cols, ARRAY_SIZE(cols));
 		goto out;
@@ -829,7 +907,8 @@ const struct cmd cmd_experiment = {
     .usage = "[--set 'WQ ATTR=V1,V2'...] [--profile A,B,none] [--runs N] [--warmup N] [--seed N]\n"
 	     "       [--metric SPEC] [--better higher|lower] [--save NAME | --compare NAME] [--threshold PCT]\n"
 	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] [--backend auto|kernel|stream]\n"
-	     "       -- COMMAND [ARG...]",
+	     "       -- COMMAND [ARG...]\n"
+	     "       --list",
     .options =
 	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
 	"                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
@@ -845,6 +924,7 @@ const struct cmd cmd_experiment = {
 	"  --better higher|lower  which way is better for re: and json: metrics (default higher)\n"
 	"  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json (--force replaces)\n"
 	"  --compare NAME         run a saved experiment again; exit 3 when a setting regressed\n"
+	"  --list                 the saved experiments (NAME SETTINGS RUNS METRIC COMMAND)\n"
 	"  --threshold PCT        --compare: noise band widened by PCT percent of the baseline median (default 5)\n"
 	"  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
 	"  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"

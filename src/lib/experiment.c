@@ -1052,40 +1052,133 @@ int wq_exp_save(struct wq_exp *e, json_object *doc)
  * as root's command, so it must be root's alone as a profile is (owner,
  * mode, every directory on its path), and every field is checked.
  */
-int wq_exp_load(struct wq_exp *e)
+static void add_name(const char *name, void *data)
+{
+	struct {
+		char **v;
+		size_t n;
+		int err;
+	} *l = data;
+	size_t len = strlen(name);
+	char **nv;
+
+	if (l->err || len <= 5 || strcmp(name + len - 5, ".json"))
+		return;
+	nv = realloc(l->v, sizeof(*nv) * (l->n + 1));
+	if (!nv || !(nv[l->n] = strndup(name, len - 5))) {
+		if (nv)
+			l->v = nv;
+		l->err = -ENOMEM;
+		return;
+	}
+	l->v = nv;
+	if (wq_exp_name_ok(nv[l->n]))
+		l->n++;
+	else
+		free(nv[l->n]);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int wq_exp_saved_names(struct wq_ctx *ctx, char ***names, size_t *n)
+{
+	struct {
+		char **v;
+		size_t n;
+		int err;
+	} l = {0};
+	int r = wq_root_each_name(ctx->root, EXPERIMENTS_DIR, add_name, &l);
+
+	if (r == -ENOENT)
+		r = 0;
+	if (r == 0)
+		r = l.err;
+	if (r < 0) {
+		for (size_t i = 0; i < l.n; i++)
+			free(l.v[i]);
+		free(l.v);
+		return r;
+	}
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+	*names = l.v;
+	*n = l.n;
+	return 0;
+}
+
+char *wq_exp_saved_path(struct wq_ctx *ctx, const char *name)
+{
+	char rel[160];
+
+	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
+	return wq_root_join(ctx->root, rel);
+}
+
+int wq_exp_read_saved(struct wq_ctx *ctx, const char *name, struct wq_saved_exp *b)
 {
 	char rel[160], why[PATH_MAX + 64];
-	_cleanup_free_ char *text = NULL;
-	struct wq_saved_exp *b = &e->base;
+	_cleanup_free_ char *text = NULL, *shown = wq_exp_saved_path(ctx, name);
+	const char *at = shown ? shown : name;
 	int fd, r;
 
-	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", e->compare);
-	fd = wq_root_open_file(e->ctx->root, rel, O_RDONLY, 0);
+	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
+	fd = wq_root_open_file(ctx->root, rel, O_RDONLY, 0);
 	if (fd < 0) {
-		wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot read the baseline: %s", rel,
-		       fd == -ENOENT ? "no such experiment (saved with --save NAME)" : wq_strerror(-fd));
+		if (fd != -ENOENT)
+			wq_log(ctx, WQ_LOG_ERR, "%s: cannot read the baseline: %s", at, wq_strerror(-fd));
 		return fd;
 	}
 	r = wq_fd_trusted(fd, why, sizeof(why));
 	if (r < 0) {
-		wq_log(e->ctx, WQ_LOG_ERR, "%s: refusing to run its command: %s", rel,
-		       r == -EPERM ? why : wq_strerror(-r));
+		wq_log(ctx, WQ_LOG_ERR, "%s: refusing to run its command: %s", at, r == -EPERM ? why : wq_strerror(-r));
 		close(fd);
 		return -EIO;
 	}
 	r = wq_fd_read(fd, &text);
 	close(fd);
 	if (r < 0) {
-		wq_log(e->ctx, WQ_LOG_ERR, "%s: %s: %s", rel,
+		wq_log(ctx, WQ_LOG_ERR, "%s: %s: %s", at,
 		       r == -EFBIG || r == -WQ_ENUL ? "not a saved experiment" : "cannot read the baseline",
 		       r == -EFBIG ? "larger than 16 MiB" : wq_strerror(-r));
 		return -EIO;
 	}
 	r = wq_saved_exp_parse(text, strlen(text), b, why, sizeof(why));
 	if (r < 0) {
-		wq_log(e->ctx, WQ_LOG_ERR, "%s: not a saved experiment: %s", rel, r == -EINVAL ? why : wq_strerror(-r));
+		wq_log(ctx, WQ_LOG_ERR, "%s: not a saved experiment: %s", at, r == -EINVAL ? why : wq_strerror(-r));
 		return -EIO;
 	}
+	return 0;
+}
+
+int wq_exp_load(struct wq_exp *e)
+{
+	char why[300];
+	struct wq_saved_exp *b = &e->base;
+	int r = wq_exp_read_saved(e->ctx, e->compare, b);
+
+	if (r == -ENOENT) {
+		_cleanup_free_ char *at = wq_exp_saved_path(e->ctx, e->compare);
+		char **names = NULL, list[512] = "";
+		size_t n = 0, len = 0;
+
+		/* what there is to compare with, so that a typo is seen at once */
+		if (wq_exp_saved_names(e->ctx, &names, &n) == 0)
+			for (size_t i = 0; i < n; i++) {
+				if (len < sizeof(list))
+					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+								names[i]);
+				free(names[i]);
+			}
+		free(names);
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot read the baseline: no such experiment; %s%s",
+		       at ? at : e->compare, n ? "saved: " : "none is saved yet (experiment --save NAME keeps one)",
+		       n ? list : "");
+	}
+	if (r < 0)
+		return r == -ENOENT ? r : -EIO;
 	if (b->cwd) {
 		int dfd = open(b->cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -1114,7 +1207,9 @@ int wq_exp_load(struct wq_exp *e)
 	e->metric.higher_is_better = b->higher_is_better;
 	r = metric_parse(&e->metric, b->metric, why, sizeof(why));
 	if (r < 0) {
-		wq_log(e->ctx, WQ_LOG_ERR, "%s: metric: %s", rel, why);
+		_cleanup_free_ char *at = wq_exp_saved_path(e->ctx, e->compare);
+
+		wq_log(e->ctx, WQ_LOG_ERR, "%s: metric: %s", at ? at : e->compare, why);
 		return -EIO;
 	}
 	return 0;

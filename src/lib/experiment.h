@@ -129,6 +129,15 @@ int wq_exp_build_cells(struct wq_exp *e);
 
 /* Name of a saved experiment: letters, digits, '.', '_', '-', not starting with '.'. */
 bool wq_exp_name_ok(const char *n);
+/* The names of the saved experiments (var/lib/wqctl/experiments), sorted; none: 0 with *n 0. 0 or -errno. */
+int wq_exp_saved_names(struct wq_ctx *ctx, char ***names, size_t *n);
+/* Where the saved experiment NAME is, as a host path (malloc'ed), or NULL. */
+char *wq_exp_saved_path(struct wq_ctx *ctx, const char *name);
+/*
+ * Read and check a saved experiment as --compare does (root's alone, every
+ * field checked): 0, -ENOENT (not logged), or -errno after the error was logged.
+ */
+int wq_exp_read_saved(struct wq_ctx *ctx, const char *name, struct wq_saved_exp *b);
 /*
  * --compare: read var/lib/wqctl/experiments/COMPARE.json (root's alone, every
  * field checked) and take its spec; the directory it ran in must still be

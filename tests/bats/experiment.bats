@@ -437,3 +437,25 @@ EOF
 	assert_failure
 	assert_output --partial "spec.watch is not an array of strings"
 }
+
+@test "experiment --list shows the saved experiments; --compare of a name not saved lists them, with the full path (issue 61)" {
+	run wq experiment --list
+	assert_success
+	assert_output "wqctl: experiment: none is saved yet (experiment --save NAME keeps one)"
+	run wq experiment --compare typo
+	assert_failure 2
+	assert_output "wqctl: $ROOT/var/lib/wqctl/experiments/typo.json: cannot read the baseline: no such experiment; none is saved yet (experiment --save NAME keeps one)"
+	wq experiment --set 'writeback max_active=16,32' --runs 2 --save base -- "$FIO" "$ROOT" "$LOG" 2>/dev/null
+	wq experiment --runs 1 --metric wall --save solo -- true 2>/dev/null
+	run wq experiment --list -P
+	assert_success
+	assert_line "NAME=\"base\" SETTINGS=\"2\" RUNS=\"2\" METRIC=\"fio:bw\" COMMAND=\"$FIO $ROOT $LOG\""
+	assert_line 'NAME="solo" SETTINGS="1" RUNS="1" METRIC="wall" COMMAND="true"'
+	assert_equal "${#lines[@]}" 2
+	run wq experiment --compare bse
+	assert_failure 2
+	assert_output "wqctl: $ROOT/var/lib/wqctl/experiments/bse.json: cannot read the baseline: no such experiment; saved: base, solo"
+	run wq experiment --list --runs 2
+	assert_failure 2
+	assert_output "wqctl: experiment: --list takes nothing else"
+}
