@@ -362,8 +362,9 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
 		if (r == -ENOTSUP && backend != WQ_SAMPLER_STREAM)
-			cli_err(cli, "monitor: --backend stream reads every event instead (--backend auto, the default, "
-				     "chooses it where the kernel cannot count)");
+			cli_err(cli,
+				"monitor: --backend stream reads every event instead (--backend auto, the default, "
+				"chooses it where the kernel cannot count)");
 		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
 	for (long i = 0; count < 0 || i < count; i++) {

@@ -530,7 +530,7 @@ watchdog_thresh: 11 -> 30"
 	assert_output "writeback/nice: 6 -> 0"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	run wqp profile current
-	assert_output ""
+	assert_output "wqctl: no active profiles ('wqctl profile use NAME' sets them)"
 	run wqp apply -v
 	assert_success
 	assert_output --partial "no active profiles"
