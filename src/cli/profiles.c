@@ -84,6 +84,66 @@ void cli_strv_free(char **v, size_t n)
 	free(v);
 }
 
+/* The search path as a person reads it: each directory as a host path, joined by ", " (malloc'ed). */
+static char *search_path(struct cli *cli, char *const *dirs, size_t ndirs)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < ndirs; i++) {
+		_cleanup_free_ char *host = dirs[i][0] == '/' ? NULL : wq_root_join(cli->ctx->root, dirs[i]);
+
+		fprintf(f, "%s%s", i ? ", " : "", host ? host : dirs[i]);
+	}
+	if (fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/*
+ * NAME.conf where people put it by mistake: one directory above a search
+ * directory (/etc/wqctl/NAME.conf), or the working directory. Its path as
+ * shown (malloc'ed), or NULL.
+ */
+static char *file_nearby(struct cli *cli, char *const *dirs, size_t ndirs, const char *name)
+{
+	for (size_t i = 0; i <= ndirs; i++) {
+		_cleanup_free_ char *dir = i < ndirs ? strdup(dirs[i]) : NULL;
+		char *slash, *p = NULL;
+		int fd;
+
+		if (i < ndirs) {
+			if (!dir || !(slash = strrchr(dir, '/')) || slash == dir)
+				continue;
+			*slash = '\0';
+			if (asprintf(&p, "%s/%s.conf", dir, name) < 0)
+				return NULL;
+			fd = wq_root_open_path(cli->ctx->root, p, O_RDONLY);
+		} else {
+			if (asprintf(&p, "./%s.conf", name) < 0)
+				return NULL;
+			fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		}
+		if (fd >= 0) {
+			char *host = p[0] == '/' || p[0] == '.' ? NULL : wq_root_join(cli->ctx->root, p);
+
+			close(fd);
+			if (host) {
+				free(p);
+				return host;
+			}
+			return p;
+		}
+		free(p);
+	}
+	return NULL;
+}
+
 /* A profile name the search path does not have: the nearest one it has, or NULL (static buffer). */
 static const char *nearest_profile(struct cli *cli, char *const *dirs, size_t ndirs, const char *name)
 {
@@ -131,18 +191,31 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 		cli_strv_free(active, nactive);
 		return EXIT_FAIL;
 	}
-	/* a name the search path lacks: say the nearest one before anything else */
+	/*
+	 * A name the search path lacks: a file of that name one directory
+	 * too high (or here) first, then the nearest name, before anything
+	 * else; each with the search path.
+	 */
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *path = NULL;
+		_cleanup_free_ char *path = NULL, *nearby = NULL, *where = NULL;
 		const char *near;
 
 		if (strchr(names[i], '/') || !wq_profile_name_is_valid(names[i]) ||
 		    wq_profile_find(cli->ctx, (const char *const *)dirs, ndirs, names[i], &path) != -ENOENT)
 			continue;
-		near = nearest_profile(cli, dirs, ndirs, names[i]);
-		if (!near)
-			continue;
-		cli_err(cli, "%s: no such profile; did you mean '%s'?", names[i], near);
+		where = search_path(cli, dirs, ndirs);
+		nearby = file_nearby(cli, dirs, ndirs, names[i]);
+		near = nearby ? NULL : nearest_profile(cli, dirs, ndirs, names[i]);
+		if (nearby)
+			cli_err(cli,
+				"%s: no such profile in the search path (%s); %s has that name: move it into %s, or "
+				"name the file (--profile %s)",
+				names[i], where ? where : "?", nearby, dirs[0], nearby);
+		else if (near)
+			cli_err(cli, "%s: no such profile in the search path (%s); did you mean '%s'?", names[i],
+				where ? where : "?", near);
+		else
+			cli_err(cli, "%s: no such profile in the search path (%s)", names[i], where ? where : "?");
 		cli_strv_free(dirs, ndirs);
 		cli_strv_free(active, nactive);
 		return EXIT_USAGE;

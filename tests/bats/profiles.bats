@@ -578,13 +578,27 @@ writeback/nice: 0 -> 3"
 	printf '[workqueue writeback]\nnice = 1\n' | prof storage-limits
 	run wqp apply --profile storage-limts
 	assert_equal "$status" 2
-	assert_output "wqctl: storage-limts: no such profile; did you mean 'storage-limits'?"
+	assert_output "wqctl: storage-limts: no such profile in the search path ($PD); did you mean 'storage-limits'?"
 	run wqp profile use storagelimits
-	assert_output "wqctl: storagelimits: no such profile; did you mean 'storage-limits'?"
+	assert_output "wqctl: storagelimits: no such profile in the search path ($PD); did you mean 'storage-limits'?"
 	assert_equal "$(tree_sum)" "$BEFORE"
 	run wqp apply --profile zzzz
-	assert_output --partial "zzzz: no such profile"
+	assert_output "wqctl: zzzz: no such profile in the search path ($PD)"
 	refute_output --partial "did you mean"
+}
+
+@test "a profile one directory too high is named, with where it goes; not a nearest other name (issue 61)" {
+	printf '[workqueue writeback]\nnice = 1\n' | prof numa-local
+	mkdir -p "$ROOT/etc/wqctl/profiles"
+	printf '[workqueue writeback]\nnice = 2\n' >"$ROOT/etc/wqctl/numa-locals.conf"
+	run wq profile use numa-locals
+	assert_failure 2
+	assert_output --regexp "^wqctl: numa-locals: no such profile in the search path \($ROOT/etc/wqctl/profiles, $ROOT/run/wqctl/profiles, [^)]*\); $ROOT/etc/wqctl/numa-locals.conf has that name: move it into $ROOT/etc/wqctl/profiles, or name the file \(--profile $ROOT/etc/wqctl/numa-locals.conf\)$"
+	refute_output --partial "did you mean"
+	[ ! -e "$ROOT/etc/wqctl/active-profiles" ]
+	# in the working directory too
+	(cd "$BATS_TEST_TMPDIR" && printf '[workqueue writeback]\nnice = 2\n' >here.conf && "$WQCTL" --sysroot "$ROOT" profile use here 2>&1) >"$BATS_TEST_TMPDIR/out" || true
+	grep -q "here: no such profile in the search path (.*); ./here.conf has that name" "$BATS_TEST_TMPDIR/out"
 }
 
 @test "a key given twice in a section: the later value wins, with a warning naming both lines (issue 45)" {
