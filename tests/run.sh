@@ -35,7 +35,7 @@ tier_unit() {
 # The bats files, the longest first (their measured order on a 2-core VM,
 # 2026-12-05: bad-trees 81 s, scale 98 s, profiles 71 s ... knob 7 s), so
 # that the pool does not end on one long file.
-BATS_SLOW="scale bad-trees profiles bad-values experiment topology bad-profiles real bad-round2"
+BATS_SLOW="scale bad-trees profiles bad-values experiment topology bad-profiles real bad-experiment bad-state"
 bats_files() {
 	local f
 	for f in $BATS_SLOW; do [ -f "$top/tests/bats/$f.bats" ] && echo "$f"; done

@@ -174,3 +174,30 @@ K="is not a range of kernel releases (e.g. 6.10-, 6.6-6.8, -6.5)"
 @test "when: a kernel that is not a release" { printf '%s\nwhen = kernel >= 6\n' "$W" | refused 2 "when: kernel: '6' is not a release"; }
 @test "when: an empty condition" { printf '%s\nwhen =\n' "$W" | refused 2 "when: empty condition"; }
 @test "when: given twice" { printf '%s\nwhen = nodes >= 2\nwhen = cpus >= 2\n' "$W" | refused 3 "when: given twice in this section"; }
+
+@test "'when' conditions: junk, '=>', '!>=' and empty elements are refused" {
+	# the tree these cases were written for: synth 2 nodes x 4 CPUs on 6.18
+	use_tree synth:2:4:1:2 6.18
+	local W=$ROOT/sys/devices/virtual/workqueue EXP=$ROOT/var/lib/wqctl/experiments PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD" "$EXP"
+	for w in 'cpus xyz >= 2' 'cpus => 2' 'cpus !>= 2' 'cpus >= 2 x' 'cpus >= 2,' 'kernel >= 6.1,,nodes < 9'; do
+		printf '[workqueue writeback]\nwhen = %s\nnice = 1\n' "$w" >"$PD/w.conf"
+		run wqp profile show w
+		sane
+		assert_failure 2
+		assert_output --partial "w.conf:2: when: "
+	done
+	printf '[workqueue writeback]\nwhen = kernel>=6.1 , nodes<9,cpus == 8\nnice = 1\n' >"$PD/w.conf"
+	run wqp apply --profile w
+	assert_success
+	[ "$(cat "$W/writeback/nice")" = 1 ]
+}
+
+# --- the journal --------------------------------------------------------------------
+
+# the cases above from the second audit check for sanitizer reports and name the profile directory
+sane() {
+	refute_output --partial "Sanitizer"
+	[ "$status" -lt 124 ]
+}
+wqp() { wq --profile-dir "$PD" "$@"; }

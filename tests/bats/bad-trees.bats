@@ -791,3 +791,78 @@ NOTREG="not a regular file" NUL="contains a NUL byte" BIG="File too large" LOOP=
 @test "broken: osrelease as a FIFO: the kernel is unknown, and why" { broken fifo proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: $NOTREG (kernel unknown; give --kernel)" explain writeback; }
 @test "broken: osrelease that is not a release" { broken garbage proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: not a kernel release" show; }
 @test "broken: osrelease with a NUL byte" { broken nul proc/sys/kernel/osrelease 0 "proc/sys/kernel/osrelease: cannot read the kernel release: $NUL" show; }
+
+@test "a symlink in the sysroot to a host directory lists nothing of the host: did-you-mean, completion, profile list" {
+	# the tree these cases were written for: synth 2 nodes x 4 CPUs on 6.18
+	use_tree synth:2:4:1:2 6.18
+	local W=$ROOT/sys/devices/virtual/workqueue EXP=$ROOT/var/lib/wqctl/experiments PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD" "$EXP"
+	BEFORE=$(tree_sum)
+	local out=$BATS_TEST_TMPDIR/outside
+	mkdir -p "$out/profiles" "$ROOT/etc"
+	printf '[workqueue writeback]\nnice = 1\n' >"$out/profiles/secretname.conf"
+	: >"$out/secretexp.json"
+	ln -s "$out" "$ROOT/etc/wqctl"
+	rmdir "$EXP"
+	ln -s "$out" "$EXP"
+	run wq profile use secretnam
+	sane
+	assert_failure 2
+	assert_output --partial "secretnam: no such profile"
+	refute_output --partial secretname
+	run wq __complete profiles
+	refute_output --partial secretname
+	run wq __complete experiments
+	refute_output --partial secretexp
+	run wq profile list -n -o NAME
+	refute_output --partial secretname
+	# the same names inside the tree are listed
+	rm "$ROOT/etc/wqctl"
+	mkdir -p "$ROOT/etc/wqctl/profiles"
+	cp "$out/profiles/secretname.conf" "$ROOT/etc/wqctl/profiles/"
+	run wq __complete profiles
+	assert_line secretname
+	run wq profile use secretnam
+	assert_output --partial "did you mean 'secretname'?"
+}
+
+@test "check --isolation --cpus names only CPUs that exist; -i goes with --isolation only" {
+	# the tree these cases were written for: synth 2 nodes x 4 CPUs on 6.18
+	use_tree synth:2:4:1:2 6.18
+	local W=$ROOT/sys/devices/virtual/workqueue EXP=$ROOT/var/lib/wqctl/experiments PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD" "$EXP"
+	BEFORE=$(tree_sum)
+	# synth:2:4: 8 CPUs, 0-7
+	run wq check --isolation --cpus 5000
+	sane
+	assert_failure 2
+	assert_output --partial "--cpus '5000': CPU 5000 does not exist here (possible CPUs: 0-7)"
+	run wq check --isolation --cpus 6-9
+	assert_failure 2
+	assert_output --partial "CPUs 8-9 do not exist here"
+	run wq check -i 5
+	assert_failure 2
+	assert_output --partial "--cpus and --interval go with --isolation"
+}
+
+@test "check reads btrfs mounts whose path is longer than 255 bytes, and undoes the octal escapes" {
+	# the tree these cases were written for: synth 2 nodes x 4 CPUs on 6.18
+	use_tree synth:2:4:1:2 6.18
+	local W=$ROOT/sys/devices/virtual/workqueue EXP=$ROOT/var/lib/wqctl/experiments PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD" "$EXP"
+	BEFORE=$(tree_sum)
+	use_tree x86_64-64cpu 6.8.0
+	mkdir -p "$ROOT/proc/self"
+	long=/srv/$(printf 'd%.0s' $(seq 300))
+	printf '/dev/sda1 / ext4 rw 0 0\n/dev/sdb %s btrfs rw,relatime,thread_pool=4 0 0\n/dev/sdc /my\\040data btrfs rw,nothread_pool=9 0 0\n' \
+		"$long" >"$ROOT/proc/self/mounts"
+	run wq check -P -o CODE,TARGET
+	assert_line "CODE=\"btrfs-max-active-per-cpu\" TARGET=\"$long\""
+	assert_line "CODE=\"btrfs-max-active-per-cpu\" TARGET=\"/my data\""
+	run wq check -P -o TARGET,MESSAGE
+	# thread_pool=4 on 64 CPUs: 256; nothread_pool= is no thread_pool=: the default 8, 512
+	assert_output --partial "thread_pool 4 is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 4 x 64 = 256"
+	assert_output --partial "btrfs (/dev/sdc): thread_pool 8 (the default)"
+}
+
+# --- profiles ------------------------------------------------------------------------

@@ -90,3 +90,32 @@ ev() {
 @test "udev: the power directory as a name" { ev 0 "" ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/power; }
 @test "udev: a glob as a name is not expanded" { ev 0 "" ACTION=add SUBSYSTEM=workqueue "DEVPATH=$W/write*"; }
 @test "udev: a workqueue that vanished" { ev 0 "" ACTION=add SUBSYSTEM=workqueue DEVPATH=$W/gone; }
+
+@test "udev: a SCSI host number beyond 32 bits is no other host (host4294967298 is not host2)" {
+	# the tree these cases were written for: synth 2 nodes x 4 CPUs on 6.18
+	use_tree synth:2:4:1:2 6.18
+	local W=$ROOT/sys/devices/virtual/workqueue EXP=$ROOT/var/lib/wqctl/experiments PD=$BATS_TEST_TMPDIR/profiles
+	mkdir -p "$PD" "$EXP"
+	"$TOP/tests/fixtures/mkowners.sh" "$ROOT"
+	printf '[workqueue scsi_tmf_*]\nnice = 2\n' >"$PD/p.conf"
+	local pci0=devices/pci0000:00/0000:00:10.0 h=host4294967298
+	mkdir -p "$ROOT/sys/$pci0/$h/scsi_host/$h"
+	BEFORE=$(tree_sum)
+	run env -i ACTION=add SUBSYSTEM=scsi_host "DEVPATH=/$pci0/$h/scsi_host/$h" \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	sane
+	assert_failure 2
+	assert_output --partial "does not name a scsi_host device"
+	assert_equal "$(tree_sum)" "$BEFORE"
+	# host2 itself is still its own
+	run env -i ACTION=add SUBSYSTEM=scsi_host "DEVPATH=/$pci0/host2/scsi_host/host2" \
+		"$WQCTL" --sysroot "$ROOT" --profile-dir "$PD" apply --udev --profile p
+	assert_success
+	[ "$(cat "$W/scsi_tmf_2/nice")" = 2 ]
+}
+
+# the case above from the second audit also checks for sanitizer reports
+sane() {
+	refute_output --partial "Sanitizer"
+	[ "$status" -lt 124 ]
+}
