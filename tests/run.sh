@@ -265,6 +265,12 @@ tier_package() {
 		test "$(cat /sys/devices/virtual/workqueue/writeback/nice)" = 0 && test -d /run/wqctl'
 	t "the package ships the README (issue 45)" bash -c 'ls /usr/share/doc/wqctl/README.md* >/dev/null &&
 		zcat -f /usr/share/doc/wqctl/README.md* | grep -q "^# wqctl"'
+	# every installed path the README names is installed (issue 61)
+	t "the README names only installed documents: /usr/share/doc/wqctl/kernel.md is there" bash -c '
+		zcat -f /usr/share/doc/wqctl/kernel.md* | grep -q "^## §5 Affinity scopes" &&
+		for p in $(zcat -f /usr/share/doc/wqctl/README.md* | grep -o "/usr/share/doc/wqctl/[A-Za-z0-9._/-]*[A-Za-z0-9]" | sort -u); do
+			ls "$p" "$p.gz" 2>/dev/null | grep -q . || { echo "README names $p, not installed"; exit 1; }
+		done'
 	t "lintian -I: the build uses the fortified functions (CPPFLAGS honoured)" bash -c '
 		! lintian -I "'"$deb"'" | grep hardening-no-fortify-functions'
 	t "the package names its maintainer, no placeholder" bash -c '
@@ -285,6 +291,7 @@ tier_package() {
 		l=$(rpm -qlp build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null) &&
 		grep -Eqx "/usr/share/licenses/wqctl(-[0-9.]+)?/LICENSE" <<<"$l" &&
 		grep -Eqx "/usr/share/doc/wqctl(-[0-9.]+)?/README.md" <<<"$l" &&
+		grep -Eqx "/usr/share/doc/wqctl(-[0-9.]+)?/kernel.md" <<<"$l" &&
 		grep -qx /usr/share/zsh/site-functions/_wqctl <<<"$l"'
 	t "the RPM: systemd scriptlets for the boot unit" bash -c '
 		s=$(rpm -qp --scripts build/rpm/RPMS/*/wqctl-*.rpm 2>/dev/null) && ! grep -q "%" <<<"$s" &&
