@@ -233,6 +233,9 @@ install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(BUILD)/
 	# fio jobs for wqctl experiment (wqctl(8))
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 examples/*.fio $(DESTDIR)$(DOCDIR)/examples/
+	# Prometheus rules for wqctl metrics, with their promtool tests (wqctl(8), metrics)
+	install -d $(DESTDIR)$(DATADIR)/wqctl/prometheus
+	install -m 0644 prometheus/wqctl.rules.yml prometheus/wqctl.rules.test.yml $(DESTDIR)$(DATADIR)/wqctl/prometheus/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl
@@ -241,7 +244,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.service $(DESTDIR)$(SYSTEMDUNITDIR)/wqctl-metrics.timer
 	rm -f $(DESTDIR)$(MANDIR)/man8/wqctl.8 $(DESTDIR)$(MANDIR)/man5/wqctl.profile.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/wqctl $(DESTDIR)$(ZSHCOMPDIR)/_wqctl $(DESTDIR)$(FISHCOMPDIR)/wqctl.fish
-	rm -rf $(DESTDIR)$(DOCDIR)/examples
+	rm -rf $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DATADIR)/wqctl/prometheus
 
 # Release tarball: the tracked files plus the generated man pages (packagers need no scdoc).
 DISTDIR := $(BUILD)/dist/wqctl-$(VERSION)

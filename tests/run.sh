@@ -265,6 +265,9 @@ tier_package() {
 		test "$(cat /sys/devices/virtual/workqueue/writeback/nice)" = 0 && test -d /run/wqctl'
 	t "the package ships the README (issue 45)" bash -c 'ls /usr/share/doc/wqctl/README.md* >/dev/null &&
 		zcat -f /usr/share/doc/wqctl/README.md* | grep -q "^# wqctl"'
+	t "the installed Prometheus rules pass their own tests, as the README runs them (issue 61)" bash -c '
+		command -v promtool >/dev/null || { echo "no promtool"; exit 1; }
+		cd /usr/share/wqctl/prometheus && promtool test rules wqctl.rules.test.yml | grep -q SUCCESS'
 	# every installed path the README names is installed (issue 61)
 	t "the README names only installed documents: /usr/share/doc/wqctl/kernel.md is there" bash -c '
 		zcat -f /usr/share/doc/wqctl/kernel.md* | grep -q "^## §5 Affinity scopes" &&

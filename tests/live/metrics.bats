@@ -117,6 +117,17 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	assert_equal "$waits" "$(awk -v r="$started" -v s="$secs" 'BEGIN { printf "%.0f", r * s }')"
 }
 
+@test "the shipped Prometheus rules read only sample series a real window writes" {
+	run "$WQCTL" metrics --sample 1
+	assert_success
+	families=$(sed -n 's/^# TYPE \(wqctl_sample_[a-z_]*\) .*/\1/p' <<<"$output" | sort -u)
+	names=$(grep -oP '(?<![:a-z_])wqctl_sample_[a-z_]*[a-z](?![a-z_])' "$TOP/prometheus/wqctl.rules.yml" | sort -u)
+	[ -n "$names" ]
+	for name in $names; do
+		grep -qx "$name" <<<"$families" || { echo "the rules read $name, which metrics --sample does not write"; false; }
+	done
+}
+
 @test "metrics --sample --textfile cut short by SIGTERM writes nothing: the file before it stays whole" {
 	# the last complete file, as an earlier --sample run left it (a marker stands for its sample families)
 	"$WQCTL" metrics --textfile "$TEXTDIR"
