@@ -89,13 +89,13 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # Debian packages: what the build needs (make run, install, dist: about 96
 # packages, 333 MiB installed on a minimal Debian 12, measured with
 # dpkg-query over their dependencies), and what the tests add (make check
-# and the other tiers: about 417 more, 1.2 GiB: QEMU, clang, valgrind,
+# and the other tiers: about 515 more, 1.7 GiB: QEMU, clang, valgrind, Chromium,
 # Prometheus, Ansible...). Missing ones are installed when root.
 BUILD_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
 	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev scdoc
 TEST_PKGS := bats bats-assert bats-support cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion tmux debhelper dpkg-dev lintian fakeroot rpm \
 	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox \
-	prometheus prometheus-node-exporter curl ansible-core
+	prometheus prometheus-node-exporter curl ansible-core chromium
 DEB_PKGS := $(BUILD_PKGS) $(TEST_PKGS)
 # $(call apt,PACKAGES,WHAT): install the missing ones when root, else name them
 apt = @missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -236,6 +236,7 @@ install: $(BUILD)/wqctl $(BUILD)/60-wqctl.rules $(BUILD)/wqctl.service $(BUILD)/
 	# Prometheus rules for wqctl metrics, with their promtool tests (wqctl(8), metrics)
 	install -d $(DESTDIR)$(DATADIR)/wqctl/prometheus
 	install -m 0644 prometheus/wqctl.rules.yml prometheus/wqctl.rules.test.yml $(DESTDIR)$(DATADIR)/wqctl/prometheus/
+	install -D -m 0644 prometheus/consoles/wqctl.html $(DESTDIR)$(DATADIR)/wqctl/prometheus/consoles/wqctl.html
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/wqctl

@@ -150,3 +150,73 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	cmp "$BATS_TEST_TMPDIR/before" "$TEXTDIR/wqctl.prom"
 	[ "$(ls -A "$TEXTDIR")" = wqctl.prom ]
 }
+
+# a Prometheus of the test's own scraping this node_exporter every second, with wqctl's console page and rules
+start_prometheus() {
+	local port
+	PROM_DIR=$BATS_TEST_TMPDIR/prometheus
+	mkdir -p "$PROM_DIR/tsdb"
+	for port in $(shuf -i 20000-60000 -n 20); do
+		cat >"$PROM_DIR/prometheus.yml" <<EOF
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+rule_files: [ "$TOP/prometheus/wqctl.rules.yml" ]
+scrape_configs:
+  - job_name: node
+    static_configs: [ { targets: [ "127.0.0.1:$PORT" ] } ]
+EOF
+		prometheus --config.file="$PROM_DIR/prometheus.yml" --storage.tsdb.path="$PROM_DIR/tsdb" \
+			--web.listen-address="127.0.0.1:$port" --web.console.templates="$TOP/prometheus/consoles" \
+			--web.console.libraries=/usr/share/doc/prometheus/examples/console_libraries >"$PROM_DIR/log" 2>&1 &
+		PROM_PID=$!
+		PROM_PORT=$port
+		for _ in $(seq 100); do
+			curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1 && return 0
+			kill -0 "$PROM_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$PROM_PID" 2>/dev/null
+		wait "$PROM_PID" 2>/dev/null
+	done
+	echo "# prometheus did not start: $(tail -3 "$PROM_DIR/log")" >&3
+	return 1
+}
+
+teardown() {
+	[ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null && wait "$PROM_PID" 2>/dev/null
+	true
+}
+
+@test "the console page: a real Prometheus serves it with this host's figures, and headless Chromium draws its graphs with data" {
+	command -v prometheus >/dev/null || skip "prometheus is not installed (make deps)"
+	command -v chromium >/dev/null || skip "chromium is not installed (make deps)"
+	start_prometheus
+	# four sampled windows, each scraped
+	for _ in 1 2 3 4; do "$WQCTL" metrics --sample 1 --textfile "$TEXTDIR"; sleep 1; done
+	q=$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(wqctl_sample_seconds)")
+	grep -q '"value":\[[0-9.]*,"1"\]' <<<"$q" || { echo "no sample scraped: $q"; false; }
+	page="http://127.0.0.1:$PROM_PORT/consoles/wqctl.html"
+	# the host list names this node_exporter; its page shows what sysfs and uname say
+	run curl -sf "$page"
+	assert_success
+	assert_output --partial "wqctl.html?instance=127.0.0.1%3a$PORT\">127.0.0.1:$PORT</a>"
+	run curl -sf "$page?instance=127.0.0.1:$PORT"
+	assert_success
+	assert_output --partial "<td id=\"wqctl-release\">$(uname -r)</td>"
+	tr -d '\n' <<<"$output" | grep -Eq "<td>writeback</td>\s*<td>unbound</td>\s*<td>$(cat "$WB/max_active")</td>"
+	# drawn by Chromium with its scripts run, over the last 2 minutes: each sampled graph has a line of
+	# several points; the screenshot is kept as the tier's artefact
+	art=${ARTEFACTS:-$TOP/build-san/artefacts}
+	mkdir -p "$art"
+	hash='#pctc%7B%22duration%22%3A120%2C%22endTime%22%3A0%7D'
+	chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1600 \
+		--virtual-time-budget=8000 --screenshot="$art/wqctl-console.png" "$page?instance=127.0.0.1:$PORT$hash" \
+		>/dev/null 2>&1
+	[ -s "$art/wqctl-console.png" ]
+	dom=$(chromium --headless=new --no-sandbox --disable-gpu --virtual-time-budget=8000 --dump-dom \
+		"$page?instance=127.0.0.1:$PORT$hash" 2>/dev/null)
+	for g in wqctlQueued wqctlWait; do
+		graph=$(tr -d '\n' <<<"$dom" | grep -o "id=\"$g\".*" | sed 's/<h3>.*//')
+		grep -Eq '<path class="path" d="M[^"]*L' <<<"$graph" || { echo "$g: no line drawn"; false; }
+	done
+	echo "console page: screenshot in $art/wqctl-console.png" >&3
+}
