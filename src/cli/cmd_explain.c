@@ -11,6 +11,7 @@
 #include "../lib/macro.h"
 #include "../lib/ownerknob.h"
 #include "../lib/wq.h"
+#include "../lib/mountopt.h"
 #include "cli.h"
 #include "json.h"
 
@@ -141,6 +142,57 @@ static void outside_notes(struct wq_ctx *ctx, const struct wq_info *info, const 
 		wq_explain_note(ex, "%s offers no setting for it: %s (%s)", knob->owner, knob->none, knob->source);
 }
 
+/* The btrfs mounts (at most 16 told apart; more are counted). */
+struct mounts {
+	struct {
+		char dir[256], dev[128];
+		int thread_pool;
+		bool given;
+	} m[16];
+	size_t n;
+};
+
+static void count_mount(const struct wq_btrfs_mount *m, void *data)
+{
+	struct mounts *mm = data;
+
+	if (mm->n < ARRAY_SIZE(mm->m)) {
+		snprintf(mm->m[mm->n].dir, sizeof(mm->m[mm->n].dir), "%s", m->dir);
+		snprintf(mm->m[mm->n].dev, sizeof(mm->m[mm->n].dev), "%s", m->dev);
+		mm->m[mm->n].thread_pool = m->thread_pool;
+		mm->m[mm->n].given = m->given;
+	}
+	mm->n++;
+}
+
+/*
+ * Each btrfs mount makes its own set of these workqueues with its own
+ * thread_pool: the most in flight of this name on each, by mount point.
+ */
+static void mount_notes(struct wq_ctx *ctx, const struct wq_info *info, const struct wq_whatif *wi,
+			const struct mounts *mm, struct wq_explain *ex)
+{
+	if (!mm->n) {
+		wq_explain_note(ex, "no btrfs is mounted here: the figures are for the default thread_pool");
+		return;
+	}
+	for (size_t i = 0; i < mm->n && i < ARRAY_SIZE(mm->m); i++) {
+		struct wq_whatif w = *wi;
+		struct wq_explain one;
+
+		if (!w.max_active)
+			w.max_active = mm->m[i].thread_pool;
+		if (wq_explain(ctx, info, &w, &one) == 0)
+			wq_explain_note(ex, "%s on %s (%s): thread_pool %d (%s): up to %ld in flight%s", info->name,
+					mm->m[i].dir, mm->m[i].dev, mm->m[i].thread_pool,
+					mm->m[i].given ? "its mount option" : "the default", one.max_inflight,
+					wi->max_active ? " with --max-active" : "");
+		wq_explain_clear(&one);
+	}
+	if (mm->n > ARRAY_SIZE(mm->m))
+		wq_explain_note(ex, "and %zu more btrfs mounts", mm->n - ARRAY_SIZE(mm->m));
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -154,6 +206,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	struct wq_explain ex;
 	struct wq_info info;
 	const struct wq_owner_knob *knob = NULL;
+	const char *near = NULL;
+	struct mounts mounts = {0};
 	bool outside = false;
 	char why[512];
 	int c, r, rc;
@@ -197,6 +251,16 @@ static int run(struct cli *cli, int argc, char **argv)
 			cli_no_such_wq(cli, argv[optind]);
 			return EXIT_NONE_EXIST;
 		}
+		if (!ma && knob && !wq_owner_knob_known(cli->ctx, knob, argv[optind], &near)) {
+			struct mounts mm = {0};
+
+			if (!strcmp(knob->owner, "btrfs"))
+				wq_btrfs_mounts(cli->ctx, count_mount, &mm);
+			cli_err(cli, "%s: no such %s workqueue%s%s%s%s", argv[optind], knob->owner,
+				near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+				!strcmp(knob->owner, "btrfs") && !mm.n ? " (no btrfs is mounted here)" : "");
+			return EXIT_NONE_EXIST;
+		}
 		if (!ma && !knob) {
 			cli_err(cli,
 				"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "
@@ -209,6 +273,12 @@ static int run(struct cli *cli, int argc, char **argv)
 			return EXIT_FAIL;
 		}
 		outside = true;
+		/* btrfs: each mount's own thread_pool; one mount's is the figure */
+		if (knob && !strcmp(knob->owner, "btrfs")) {
+			wq_btrfs_mounts(cli->ctx, count_mount, &mounts);
+			if (mounts.n == 1)
+				info.max_active = mounts.m[0].thread_pool;
+		}
 	}
 	rc = EXIT_USAGE;
 	if (ma) {
@@ -290,6 +360,8 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (outside)
 		outside_notes(cli->ctx, &info, knob, &ex);
+	if (outside && knob && !strcmp(knob->owner, "btrfs"))
+		mount_notes(cli->ctx, &info, &wi, &mounts, &ex);
 	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex, cpuspec, cpus);
 	wq_explain_clear(&ex);
 out:

@@ -4,13 +4,31 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kver.h"
 #include "macro.h"
+#include "rescuer.h"
+#include "root.h"
 #include "topo.h"
 #include "wq.h"
+
+/*
+ * btrfs's workqueues as a 6.18 kernel names them (the rescuer threads
+ * kworker/R-NAME of a mounted btrfs; fs/btrfs/disk-io.c
+ * btrfs_init_workqueues()), each mount its own set.
+ */
+static const char *const btrfs_names[] = {
+    "btrfs-cache",	    "btrfs-compressed-write",
+    "btrfs-delalloc",	    "btrfs-delayed-meta",
+    "btrfs-endio",	    "btrfs-endio-meta",
+    "btrfs-endio-write",    "btrfs-fixup",
+    "btrfs-flush_delalloc", "btrfs-freespace-write",
+    "btrfs-qgroup-rescan",  "btrfs-rmw",
+    "btrfs-worker",	    NULL,
+};
 
 static const struct wq_owner_knob knobs[] = {
     {
@@ -24,6 +42,7 @@ static const struct wq_owner_knob knobs[] = {
 	       "after a reboot)",
 	.source = "fs/btrfs/super.c btrfs_init_fs_context() (default), btrfs_ctx_to_info() and "
 		  "btrfs_resize_thread_pool() (remount); fs/btrfs/disk-io.c btrfs_init_workqueues()",
+	.names = btrfs_names,
     },
     {
 	/* 6.10+ in sysfs as kcryptd-MAJ:MIN-ID; before, in the tracepoints as kcryptd/MAJ:MIN */
@@ -49,6 +68,66 @@ static const struct wq_owner_knob knobs[] = {
 	.source = "drivers/md/dm-zoned-target.c dmz_ctr()",
     },
 };
+
+/* Edit distance of two short names (a typo is a few edits), capped at 255. */
+static unsigned int distance(const char *a, const char *b)
+{
+	unsigned char row[64];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= sizeof(row) || lb >= sizeof(row))
+		return 255;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned char)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned char diag = row[0];
+
+		row[0] = (unsigned char)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned char up = row[j], best = (unsigned char)(diag + (a[i - 1] != b[j - 1]));
+
+			if (up + 1 < best)
+				best = (unsigned char)(up + 1);
+			if (row[j - 1] + 1 < best)
+				best = (unsigned char)(row[j - 1] + 1);
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name, const char **near)
+{
+	struct wq_rescuer *v = NULL;
+	unsigned int best = 255;
+	bool found = false;
+	size_t n = 0;
+
+	if (near)
+		*near = NULL;
+	if (!k->names)
+		return true;
+	for (size_t i = 0; k->names[i]; i++) {
+		unsigned int d = distance(name, k->names[i]);
+
+		if (d == 0)
+			return true;
+		if (d < best) {
+			best = d;
+			if (near)
+				*near = k->names[i];
+		}
+	}
+	/* another kernel's name, seen running */
+	if (wq_root_is_live(ctx->root) && wq_rescuers(ctx, &v, &n) == 0)
+		for (size_t i = 0; i < n && !found; i++)
+			found = wq_rescuer_is(&v[i], name) && !v[i].truncated;
+	free(v);
+	if (!found && near && best > 3)
+		*near = NULL;
+	return found;
+}
 
 const struct wq_owner_knob *wq_owner_knob_find(const char *name)
 {

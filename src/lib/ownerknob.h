@@ -20,10 +20,23 @@ struct wq_owner_knob {
 	const char *how; /* how to change it at run time, or NULL */
 	const char *source; /* kernel source of the facts */
 	int sysfs_from[2]; /* in sysfs from this kernel on (major, minor), or 0 */
+	/*
+	 * The names the owner creates, where they are a fixed set (NULL-
+	 * terminated), or NULL: any name of the pattern. A name of the pattern
+	 * outside the set is a typo, unless a rescuer thread of that name runs.
+	 */
+	const char *const *names;
 };
 
 /* The row for a workqueue name, or NULL. */
 const struct wq_owner_knob *wq_owner_knob_find(const char *name);
+/*
+ * Is name one the row's owner creates? Rows without a fixed set: any name
+ * of the pattern. With a set: a name in it, or one a rescuer thread of the
+ * live system carries (another kernel's name). With near (may be NULL) set
+ * to the nearest name of the set when not.
+ */
+bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name, const char **near);
 /* The row a name or a glob belongs to (a glob: the row whose example it matches), or NULL. */
 const struct wq_owner_knob *wq_owner_knob_for(const char *name_or_glob);
 /* Whether the row's workqueues are in sysfs on the context's kernel (an unknown kernel: no). */

@@ -288,3 +288,34 @@ from_c() { wq explain -J writeback --max-active 16 --cpus 4-9 "$@" | tr -d ' \n'
 	run wq --kernel 6.6.0 explain writeback
 	assert_line --regexp '^scope: +cache$'
 }
+
+@test "btrfs workqueues: each mount's own thread_pool, by mount point; a typo is no workqueue (issue 61)" {
+	use_tree synth:1:4:1:1 6.18.0
+	# no btrfs mounted: the default thread_pool, min(4 online CPUs + 2, 8) = 6, and it says so
+	run wq explain btrfs-endio-write
+	assert_success
+	assert_line --regexp '^max_active: +6$'
+	assert_line "note: no btrfs is mounted here: the figures are for the default thread_pool"
+	# a typo: no figures, the nearest name, exit 32
+	run wq explain btrfs-endio-writ
+	assert_failure 32
+	assert_output "wqctl: btrfs-endio-writ: no such btrfs workqueue; did you mean 'btrfs-endio-write'? (no btrfs is mounted here)"
+	run wq explain btrfs-zzzzzzzz
+	assert_failure 32
+	assert_output "wqctl: btrfs-zzzzzzzz: no such btrfs workqueue (no btrfs is mounted here)"
+	# one mount with thread_pool=2: its figure (one node: the node's limit is max_active, 2)
+	mkdir -p "$ROOT/proc/self"
+	printf '/dev/sda1 / ext4 rw 0 0\n/dev/sdb /data btrfs rw,relatime,thread_pool=2,subvol=/ 0 0\n' >"$ROOT/proc/self/mounts"
+	run wq explain btrfs-endio-write
+	assert_line --regexp '^max_active: +2$'
+	assert_line --regexp '^max_inflight: +2$'
+	assert_line "note: btrfs-endio-write on /data (/dev/sdb): thread_pool 2 (its mount option): up to 2 in flight"
+	# two mounts: each by its mount point, the default (6) and 16 (one node: 6 and 16 in flight)
+	printf '/dev/sdb /data btrfs rw,relatime,subvol=/ 0 0\n/dev/sdc /fast btrfs rw,thread_pool=16,subvol=/ 0 0\n' >"$ROOT/proc/self/mounts"
+	run wq explain btrfs-endio-write
+	assert_success
+	assert_line "note: btrfs-endio-write on /data (/dev/sdb): thread_pool 6 (the default): up to 6 in flight"
+	assert_line "note: btrfs-endio-write on /fast (/dev/sdc): thread_pool 16 (its mount option): up to 16 in flight"
+	run wq explain btrfs-endio-writ
+	assert_output "wqctl: btrfs-endio-writ: no such btrfs workqueue; did you mean 'btrfs-endio-write'?"
+}

@@ -136,3 +136,18 @@ EOF
 	assert_failure 32
 	assert_output --partial "no btrfs is mounted there"
 }
+
+@test "btrfs live: explain names the mount and its thread_pool as the kernel lists it, after a remount too (issue 61)" {
+	mount -o remount,thread_pool=3 "$MNT"
+	# the value the kernel shows among the mount's options
+	[ "$(tp_now)" = 3 ]
+	run "$WQCTL" explain btrfs-endio-write
+	assert_success
+	assert_line --partial "note: btrfs-endio-write on $MNT ("
+	assert_line --partial "): thread_pool 3 (its mount option): up to "
+	# a typo is refused, naming the real one
+	run "$WQCTL" explain btrfs-endio-writ
+	assert_failure 32
+	assert_output "wqctl: btrfs-endio-writ: no such btrfs workqueue; did you mean 'btrfs-endio-write'?"
+	mount -o remount,thread_pool="$(awk -v n="$(nproc)" 'BEGIN { print (n + 2 < 8 ? n + 2 : 8) }')" "$MNT"
+}
