@@ -14,6 +14,7 @@
 #include "../lib/ownerknob.h"
 #include "../lib/rescuer.h"
 #include "../lib/wq.h"
+#include "../lib/mountopt.h"
 #include "cli.h"
 
 enum {
@@ -160,6 +161,14 @@ static void fill_row(struct cli *cli, struct out *o, const struct wq_info *wi, s
 	}
 }
 
+/* "4 on /data (the default), 2 on /fast": each btrfs mount's thread_pool, into a memstream. */
+static void btrfs_mount_text(const struct wq_btrfs_mount *m, void *data)
+{
+	FILE *f = data;
+
+	fprintf(f, "%s%d on %s%s", ftell(f) ? ", " : "", m->thread_pool, m->dir, m->given ? "" : " (the default)");
+}
+
 static bool matches(char **pats, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -171,6 +180,8 @@ static bool matches(char **pats, size_t n, const char *name)
 /* show --outside [PATTERN...] */
 static int run_outside(struct cli *cli, char **pats, size_t npats)
 {
+	char *btrfs = NULL;
+	size_t blen = 0;
 	struct wq_rescuer *v = NULL;
 	size_t n = 0, rows = 0;
 	struct out o;
@@ -192,9 +203,22 @@ static int run_outside(struct cli *cli, char **pats, size_t npats)
 		out_free(&o);
 		return EXIT_FAIL;
 	}
+	/* btrfs's: the value in force on each mount, which each makes its own set with */
+	{
+		FILE *f = open_memstream(&btrfs, &blen);
+
+		if (f) {
+			wq_btrfs_mounts(cli->ctx, btrfs_mount_text, f);
+			if (fclose(f) != 0) {
+				free(btrfs);
+				btrfs = NULL;
+			}
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct wq_owner_knob *k = wq_owner_knob_find(v[i].name);
 		struct libscols_line *ln;
+		_cleanup_free_ char *setting = NULL;
 
 		if (!matches(pats, npats, v[i].name) || !(ln = out_line(&o)))
 			continue;
@@ -203,9 +227,13 @@ static int run_outside(struct cli *cli, char **pats, size_t npats)
 		out_setn(&o, ln, OCOL_RESCUER_PID, v[i].pid);
 		out_set(&o, ln, OCOL_TRUNCATED, v[i].truncated ? "1" : "0");
 		out_set(&o, ln, OCOL_OWNER, k ? k->owner : NULL);
-		out_set(&o, ln, OCOL_SETTING, k ? k->brief : NULL);
+		if (k && !strcmp(k->owner, "btrfs") && btrfs && *btrfs &&
+		    asprintf(&setting, "%s: %s", k->brief, btrfs) < 0)
+			setting = NULL;
+		out_set(&o, ln, OCOL_SETTING, setting ? setting : k ? k->brief : NULL);
 	}
 	free(v);
+	free(btrfs);
 	rc = out_print(&o);
 	out_free(&o);
 	if (rc == EXIT_OK && npats && !rows) {

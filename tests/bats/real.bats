@@ -218,7 +218,8 @@ rescuer_names() {
 	run wq show --outside -P -o NAME,RESCUER_PID,OWNER,SETTING 'btrfs-endio-w*'
 	assert_success
 	pid=$(grep -l '(kworker/R-btrfs-endio-write)' "$ROOT"/proc/*/stat | sed 's|.*/proc/\([0-9]*\)/stat$|\1|')
-	assert_output "NAME=\"btrfs-endio-write\" RESCUER_PID=\"$pid\" OWNER=\"btrfs\" SETTING=\"mount option thread_pool=N\""
+	# the dump's one btrfs, /tmp/bm, without thread_pool=: the default min(2 online CPUs + 2, 8) = 4
+	assert_output "NAME=\"btrfs-endio-write\" RESCUER_PID=\"$pid\" OWNER=\"btrfs\" SETTING=\"mount option thread_pool=N: 4 on /tmp/bm (the default)\""
 	run wq show --outside -J -o NAME kblockd
 	assert_success
 	assert_output --partial '"name": "kblockd",'
