@@ -871,6 +871,18 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (rc == EXIT_OK && wq_exp_compute(e) < 0)
 		rc = EXIT_FAIL;
+	if (rc == EXIT_OK) {
+		double q = wq_exp_most_queued(e);
+
+		/* fewer than 10 items a run: the workload hardly goes through what is varied */
+		if (q >= 0 && q < 10)
+			cli_warn(
+			    cli,
+			    "experiment: the workqueues under test queued at most %.0f work item%s a run (median): "
+			    "the workload barely uses them, so a difference between the settings is unlikely to "
+			    "come from them (--watch counts the workqueues it does use)",
+			    q, q == 1 ? "" : "s");
+	}
 	if (rc == EXIT_OK && !cli->quiet && was_auto) {
 		metric_describe(&e->metric, desc, sizeof(desc));
 		fprintf(stderr, "wqctl: experiment: metric: %s\n", desc);

@@ -891,6 +891,25 @@ int wq_exp_compute(struct wq_exp *e)
 	return 0;
 }
 
+double wq_exp_most_queued(const struct wq_exp *e)
+{
+	double most = -1;
+
+	if (!e->counters)
+		return -1;
+	for (size_t i = 0; i < e->ncells; i++) {
+		const struct wq_exp_cell *c = &e->cells[i];
+		double m;
+
+		if (!c->counted || !c->n)
+			return -1;
+		m = wq_exp_median(c->queued, c->n);
+		if (m > most)
+			most = m;
+	}
+	return most;
+}
+
 double wq_exp_median(const double *v, size_t n)
 {
 	struct wq_stat s;

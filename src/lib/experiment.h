@@ -181,6 +181,13 @@ int wq_exp_finish(struct wq_exp *e);
 
 /* Statistics per cell; -ENODATA (logged) for a cell without a measured run. */
 int wq_exp_compute(struct wq_exp *e);
+/*
+ * The most work items the workqueues under test queued in a run (the
+ * median over each setting's runs, the largest of the settings), or -1
+ * when the runs were not all counted. A workload that barely uses them
+ * measures something else than their setting.
+ */
+double wq_exp_most_queued(const struct wq_exp *e);
 /* The median of n values, NAN for none. */
 double wq_exp_median(const double *v, size_t n);
 /* A cell's note: baseline, better, worse, overlap (--compare: the verdict). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Live tier: the real kernel's /sys. Every value changed is restored in
 # teardown, even when a test fails.
+bats_require_minimum_version 1.5.0
 # shellcheck source=../assert.bash
 source "$BATS_TEST_DIRNAME/../assert.bash"
 
@@ -164,6 +165,15 @@ EOF
 	# the tracepoints ran: every run has writeback's counters (numbers, maybe 0)
 	[ "$(grep -c '"name": *"writeback"' <<<"$output")" -eq 4 ]
 	rm -rf "$d"
+}
+
+@test "live: an experiment whose workload hardly queues on the varied workqueue says so, from the real counters (issue 61)" {
+	# 'true' writes nothing: writeback's real count in each run is a handful at most
+	run --separate-stderr "$WQCTL" experiment --set 'writeback max_active=8,16' --runs 2 -J -- true
+	assert_success
+	most=$(grep -o '"queued": *[0-9]*' <<<"$output" | grep -o '[0-9]*$' | sort -n | tail -1)
+	[ "$most" -lt 10 ]
+	grep -q "experiment: the workqueues under test queued at most [0-9] work items\? a run (median): the workload barely uses them" <<<"$stderr"
 }
 
 @test "live: experiment --backend kernel where the kernel has no hist triggers: a clear error, nothing written or run" {
