@@ -9,6 +9,7 @@
 #include "dump.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -304,6 +305,60 @@ static void copy_owners(struct dump *d)
 	wq_names_free(names, n);
 }
 
+/*
+ * What a route lookup cannot do below a sysroot: for each iSCSI
+ * connection, the node of the NIC that carries it, found now (WQ_P_ROUTES),
+ * so that 'local' resolves from the dump elsewhere.
+ */
+static void record_routes(struct dump *d)
+{
+	_cleanup_closedir_ DIR *dir = wq_root_opendir(d->ctx->root, "sys/class/iscsi_connection");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct dirent *de;
+	int r;
+
+	if (!f)
+		return;
+	while (dir && (de = readdir(dir))) {
+		char rel[320], addr[64], chain[1024], why[400];
+		int node;
+
+		if (strncmp(de->d_name, "connection", 10))
+			continue;
+		snprintf(rel, sizeof(rel), "sys/class/iscsi_connection/%s/address", de->d_name);
+		if (wq_root_read_buf(d->ctx->root, rel, addr, sizeof(addr)) <= 0 || strchr(addr, '\t') ||
+		    strstr(text ? text : "", addr))
+			continue;
+		why[0] = '\0';
+		node = wq_net_node(d->ctx, addr, chain, sizeof(chain), why, sizeof(why));
+		for (char *p = chain; *p; p++)
+			if (*p == '\t' || *p == '\n')
+				*p = ' ';
+		for (char *p = why; *p; p++)
+			if (*p == '\t' || *p == '\n')
+				*p = ' ';
+		fprintf(f, "%s\t%d\t%s\t%s\n", addr, node, chain, node < 0 ? why : "");
+		fflush(f);
+	}
+	if (fclose(f) != 0 || !len) {
+		free(text);
+		return;
+	}
+	text[len - 1] = '\0'; /* fill_data() ends the file with its newline */
+	r = wq_root_mkdirs(d->outroot, "wqctl-dump");
+	if (r == 0)
+		r = wq_root_replace(d->outroot, WQ_P_ROUTES, 0644, fill_data, text);
+	if (r < 0) {
+		wq_log(d->ctx, WQ_LOG_ERR, "%s/%s: cannot write: %s", d->out, WQ_P_ROUTES, wq_strerror(-r));
+		d->errors++;
+	} else {
+		d->files++;
+	}
+	free(text);
+}
+
 /* The stat files of the rescuer threads: the workqueues with WQ_MEM_RECLAIM, sysfs or not (show). */
 static void copy_rescuers(struct dump *d)
 {
@@ -341,6 +396,7 @@ int wq_dump(struct wq_ctx *ctx, const char *dir, int *files)
 	copy_file(&d, WQ_P_CMDLINE);
 	copy_file(&d, WQ_P_MOUNTS); /* btrfs mounts and their thread_pool (check) */
 	copy_owners(&d);
+	record_routes(&d);
 	copy_rescuers(&d);
 	*files = d.nrels == (size_t)d.files ? distinct_files(&d) : -1;
 	if (*files < 0)

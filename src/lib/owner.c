@@ -718,6 +718,61 @@ static void net_dev_nodes(struct netwalk *w, int ifindex, int depth)
 	L->rtnl_link_put(l);
 }
 
+/* A line's fields as text a message may carry: printable, no tab inside. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * Below a sysroot, no route can be looked up: a dump records, for each
+ * iSCSI connection's address, what the live lookup found (WQ_P_ROUTES,
+ * lines ADDR <tab> NODE <tab> CHAIN <tab> WHY, NODE -1 when none).
+ */
+static int recorded_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = wq_root_read(ctx->root, WQ_P_ROUTES, &text);
+
+	if (r < 0) {
+		snprintf(why, whysz,
+			 "a route lookup needs the live system, and this tree records none (%s: made by wqctl dump "
+			 "on the machine itself)",
+			 WQ_P_ROUTES);
+		return -1;
+	}
+	for (char *line = text, *next; line && *line; line = next) {
+		char *f[4] = {line, NULL, NULL, NULL}, *end;
+		long node;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		for (int i = 1; i < 4 && f[i - 1]; i++) {
+			f[i] = strchr(f[i - 1], '\t');
+			if (f[i])
+				*f[i]++ = '\0';
+		}
+		if (!f[3] || strcmp(f[0], addr))
+			continue;
+		errno = 0;
+		node = strtol(f[1], &end, 10);
+		if (errno || *end || end == f[1] || node < -1 || node >= 1024 || !printable(f[2]) || !printable(f[3])) {
+			snprintf(why, whysz, "%s: the line for %s is malformed", WQ_P_ROUTES, addr);
+			return -1;
+		}
+		snprintf(chain, chainsz, "%s", f[2]);
+		if (node < 0)
+			snprintf(why, whysz, "%s (as recorded by wqctl dump)", f[3][0] ? f[3] : "no NUMA node");
+		return (int)node;
+	}
+	snprintf(why, whysz, "%s records no route to %s", WQ_P_ROUTES, addr);
+	return -1;
+}
+
 int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chainsz, char *why, size_t whysz)
 {
 	struct netwalk w = {.ctx = ctx, .L = wq_libnl()};
@@ -728,10 +783,8 @@ int wq_net_node(struct wq_ctx *ctx, const char *addr, char *chain, size_t chains
 	int node = -1, r;
 
 	chain[0] = '\0';
-	if (!wq_root_is_live(ctx->root)) {
-		snprintf(why, whysz, "a route lookup needs the live system");
-		return -1;
-	}
+	if (!wq_root_is_live(ctx->root))
+		return recorded_net_node(ctx, addr, chain, chainsz, why, whysz);
 	if (!L) {
 		snprintf(why, whysz, "libnl-route cannot be loaded");
 		return -1;

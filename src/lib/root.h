@@ -22,6 +22,8 @@
 #define WQ_P_OSRELEASE "proc/sys/kernel/osrelease"
 #define WQ_P_CMDLINE "proc/cmdline"
 #define WQ_P_MOUNTS "proc/self/mounts"
+/* a dump's record of the live route lookups of iSCSI connections (wqctl dump; owner resolution below a sysroot) */
+#define WQ_P_ROUTES "wqctl-dump/iscsi-routes"
 #define WQ_P_KALLSYMS "proc/kallsyms"
 #define WQ_P_UDEV_DATA "run/udev/data"
 #define WQ_P_TRACEFS "sys/kernel/tracing"

@@ -258,7 +258,35 @@ P10=/sys/devices/pci0000:00/0000:00:10.0
 	assert_success
 	assert_line "            /sys/devices/platform/host5/scsi_host/host5: no numa_node from it up to /sys/devices"
 	assert_line "            iSCSI session1, connection1:0 to 192.0.2.10"
-	assert_line "node:       - ('cpumask = local' is skipped: a route lookup needs the live system)"
+	assert_line "node:       - ('cpumask = local' is skipped: a route lookup needs the live system, and this tree records none (wqctl-dump/iscsi-routes: made by wqctl dump on the machine itself))"
+}
+
+@test "iSCSI below a sysroot: the routes a dump recorded place 'local'; dump carries them; a malformed record is refused (issue 61)" {
+	# what 'wqctl dump' records on the machine itself: 192.0.2.10 through eth1 on node 1
+	mkdir -p "$ROOT/wqctl-dump"
+	printf '192.0.2.10\t1\teth1 (/sys/devices/pci0000:40/0000:40:01.0/net/eth1: node 1)\t\n' >"$ROOT/wqctl-dump/iscsi-routes"
+	run wq owner iscsi_q_5
+	assert_success
+	assert_line "            route to 192.0.2.10: eth1 (/sys/devices/pci0000:40/0000:40:01.0/net/eth1: node 1)"
+	assert_line "node:       1 ('cpumask = local' is node 1's CPUs)"
+	# the shipped profile now validates and places iscsi_q_5 on node 1: CPUs 4-7 (the lscpu oracle), mask f0
+	run wq --profile-dir "$TOP/profiles" check --profile iscsi-nic-local -r -n -o SEVERITY,CODE,TARGET
+	assert_success
+	refute_output --partial error
+	run wq --profile-dir "$TOP/profiles" apply --profile iscsi-nic-local
+	assert_success
+	assert_equal "$(val iscsi_q_5/cpumask)" 000000f0
+	# a dump of this tree carries the record (as its own lookup found it)
+	run wq dump "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/out/wqctl-dump/iscsi-routes")" "$(printf '192.0.2.10\t1\teth1 (/sys/devices/pci0000:40/0000:40:01.0/net/eth1: node 1)\t')"
+	# a record the lookup could not place says why; a malformed one is refused, naming the file
+	printf '192.0.2.10\t-1\t\tno route to 192.0.2.10\n' >"$ROOT/wqctl-dump/iscsi-routes"
+	run wq owner iscsi_q_5
+	assert_line "node:       - ('cpumask = local' is skipped: no route to 192.0.2.10 (as recorded by wqctl dump))"
+	printf '192.0.2.10\tnode1\tx\t\n' >"$ROOT/wqctl-dump/iscsi-routes"
+	run wq owner iscsi_q_5
+	assert_line "node:       - ('cpumask = local' is skipped: wqctl-dump/iscsi-routes: the line for 192.0.2.10 is malformed)"
 }
 
 @test "owner -J" {
