@@ -214,6 +214,9 @@ int cli_load_profiles(struct cli *cli, char **names, size_t n, struct wq_pset *s
 		else if (near)
 			cli_err(cli, "%s: no such profile in the search path (%s); did you mean '%s'?", names[i],
 				where ? where : "?", near);
+		else if (strlen(names[i]) > 5 && !strcmp(names[i] + strlen(names[i]) - 5, ".conf"))
+			cli_err(cli, "%s: no such profile in the search path (%s) (for a file, write ./%s)", names[i],
+				where ? where : "?", names[i]);
 		else
 			cli_err(cli, "%s: no such profile in the search path (%s)", names[i], where ? where : "?");
 		cli_strv_free(dirs, ndirs);

@@ -83,6 +83,23 @@ static int out_parent(struct dump *d, const char *rel)
 }
 
 /* Copy one file below the root into the dump, keeping its permission bits. */
+/* A file written into DIR: counted, and its path kept (a file reached by two paths counts once). */
+static void written(struct dump *d, const char *rel)
+{
+	d->files++;
+	if (d->nrels == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 1024;
+		char **v = realloc(d->rels, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		d->rels = v;
+		d->cap = cap;
+	}
+	if ((d->rels[d->nrels] = strdup(rel)))
+		d->nrels++;
+}
+
 static void copy_file(struct dump *d, const char *rel)
 {
 	struct wq_root *root = d->ctx->root;
@@ -101,18 +118,7 @@ static void copy_file(struct dump *d, const char *rel)
 	if (r == 0)
 		r = wq_root_replace(d->outroot, rel, st.st_mode & 0777, fill_data, data);
 	if (r == 0) {
-		d->files++;
-		if (d->nrels == d->cap) {
-			size_t cap = d->cap ? 2 * d->cap : 1024;
-			char **v = realloc(d->rels, cap * sizeof(*v));
-
-			if (!v)
-				return;
-			d->rels = v;
-			d->cap = cap;
-		}
-		if ((d->rels[d->nrels] = strdup(rel)))
-			d->nrels++;
+		written(d, rel);
 		return;
 	}
 	if (asprintf(&dst, "%s/%s", d->out, rel) < 0)
@@ -354,7 +360,7 @@ static void record_routes(struct dump *d)
 		wq_log(d->ctx, WQ_LOG_ERR, "%s/%s: cannot write: %s", d->out, WQ_P_ROUTES, wq_strerror(-r));
 		d->errors++;
 	} else {
-		d->files++;
+		written(d, WQ_P_ROUTES);
 	}
 	free(text);
 }

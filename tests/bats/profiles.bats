@@ -478,7 +478,7 @@ storage-sane-limits"
 	# without a '/' it is a name in the search path, and the error says how to name a file
 	run wqp apply --profile mine.conf
 	assert_equal "$status" 2
-	assert_output --partial "mine.conf: no such profile (for a file, write ./mine.conf)"
+	assert_output --partial "mine.conf: no such profile in the search path ($PD) (for a file, write ./mine.conf)"
 	run wqp apply --profile ./nope.conf
 	assert_equal "$status" 2
 	assert_output --partial "./nope.conf: cannot open: No such file or directory"
