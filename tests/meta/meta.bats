@@ -180,3 +180,62 @@ comp() {
 	grep -qF 'max_inflight: 512' "$TOP/README.md"
 	grep -qF 'tests/fixtures/mktree.sh synth:4:16:2:2 6.8.0 /tmp/big' "$TOP/README.md"
 }
+
+@test "the README's btrfs task, typed as written on its model, prints what it says (issue 61)" {
+	local d=$BATS_TEST_TMPDIR/m96
+	grep -qF 'tests/fixtures/mktree.sh synth:2:48:1:2 6.8.0 /tmp/m96' "$TOP/README.md"
+	"$TOP/tests/fixtures/mktree.sh" synth:2:48:1:2 6.8.0 "$d" >/dev/null
+	mkdir -p "$d/proc/self"
+	echo '/dev/sdb /data btrfs rw,relatime,space_cache=v2,subvol=/ 0 0' >"$d/proc/self/mounts"
+	# thread_pool's default min(96 + 2, 8) = 8, per CPU on 6.8: 8 x 96 = 768; on 6.12 split over
+	# 2 nodes, each at least min_active 8: 16 (doc/kernel.md §4)
+	run bash -c "'$WQCTL' --sysroot '$d' explain btrfs-endio-write | grep -E 'max_inflight|on /data'"
+	assert_output "max_inflight: $((8 * 96))
+note: btrfs-endio-write on /data (/dev/sdb): thread_pool 8 (the default): up to 768 in flight"
+	run bash -c "'$WQCTL' --sysroot '$d' --kernel 6.12.0 explain btrfs-endio-write | grep max_inflight"
+	assert_output "max_inflight: $((8 + 8))"
+	# the README shows those lines and check's warning as the program prints them here
+	run "$WQCTL" --sysroot "$d" check
+	line=$(grep '^warning  btrfs-max-active-per-cpu' <<<"$output")
+	[ -n "$line" ]
+	grep -qF "$line" "$TOP/README.md"
+	grep -qxF 'max_inflight: 768' "$TOP/README.md"
+	grep -qxF 'max_inflight: 16' "$TOP/README.md"
+}
+
+@test "the README's profile task, typed as written on a tree, installs, applies, verifies and reverts" {
+	local d=$BATS_TEST_TMPDIR/t
+	"$TOP/tests/fixtures/mktree.sh" synth:1:4:1:1 6.18.0 "$d" >/dev/null
+	grep -qF "printf '[workqueue writeback]\\nmax_active = 64\\n' | wqctl profile install storage -" "$TOP/README.md"
+	printf '[workqueue writeback]\nmax_active = 64\n' | "$WQCTL" --sysroot "$d" profile install storage -
+	run "$WQCTL" --sysroot "$d" profile use --now storage
+	assert_success
+	assert_equal "$(cat "$d/sys/devices/virtual/workqueue/writeback/max_active")" 64
+	run "$WQCTL" --sysroot "$d" verify
+	assert_success
+	run "$WQCTL" --sysroot "$d" revert
+	assert_success
+	assert_equal "$(cat "$d/sys/devices/virtual/workqueue/writeback/max_active")" 1024
+}
+
+@test "the README's per-device task, typed as written on the vmware_fpe fixture, prints what it says" {
+	local d=$BATS_TEST_TMPDIR/dev p=$BATS_TEST_TMPDIR/devp
+	"$TOP/tests/fixtures/mktree.sh" vmware_fpe 6.18.0 "$d" >/dev/null
+	"$TOP/tests/fixtures/mkowners.sh" "$d"
+	mkdir -p "$p"
+	printf '[workqueue kcryptd-*]\ncpumask = local\n' >"$p/crypt-local.conf"
+	run bash -c "'$WQCTL' --sysroot '$d' owner kcryptd-253:0-1 | head -5"
+	# dm-0 sits on sda, whose PCI device is on node 1: CPUs 4-7 in lscpu's oracle for vmware_fpe
+	assert_line "node:       1 ('cpumask = local' is node 1's CPUs)"
+	while IFS= read -r l; do
+		grep -qxF "$l" "$TOP/README.md" || { echo "not in the README: $l"; false; }
+	done < <(sed "s|$d|/tmp/dev|" <<<"$output")
+	run "$WQCTL" --sysroot "$d" --profile-dir "$p" apply --dry-run --profile crypt-local
+	assert_equal "$status" 1
+	# the table's padding follows the path's length: compared with blanks squeezed
+	tr -s ' ' <"$TOP/README.md" >"$BATS_TEST_TMPDIR/readme"
+	while IFS= read -r l; do
+		grep -qxF "$l" "$BATS_TEST_TMPDIR/readme" || { echo "not in the README: $l"; false; }
+	done < <(sed "s|$d|/tmp/dev|g; s|$p|/tmp/devp|g" <<<"$output" | tr -s ' ')
+	assert_output --partial "kcryptd-253:0-1/cpumask 0-31 4-7 4-7"
+}
