@@ -251,8 +251,13 @@ static int run(struct cli *cli, int argc, char **argv)
 			cli_no_such_wq(cli, argv[optind]);
 			return EXIT_NONE_EXIST;
 		}
-		if (!ma && knob && !wq_owner_knob_known(cli->ctx, knob, argv[optind], &near)) {
+		if (!ma && knob && !wq_owner_knob_known(cli->ctx, knob, argv[optind])) {
 			struct mounts mm = {0};
+			size_t nn = 0;
+
+			while (knob->names[nn])
+				nn++;
+			near = cli_nearest(argv[optind], knob->names, nn);
 
 			if (!strcmp(knob->owner, "btrfs"))
 				wq_btrfs_mounts(cli->ctx, count_mount, &mm);

@@ -489,14 +489,15 @@ int wq_settings_plan(const struct wq_settings *s, struct wq_plan *plan)
 	return 0;
 }
 
-int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
+/* rel below the root (its directory dir made first) opened and flocked, waiting at most timeout_ms. */
+static int lock_file(struct wq_ctx *ctx, const char *dir, const char *rel, int timeout_ms)
 {
 	int fd, waited = 0;
 
-	fd = wq_root_mkdirs(ctx->root, RUN_DIR);
+	fd = wq_root_mkdirs(ctx->root, dir);
 	if (fd < 0)
 		return fd;
-	fd = wq_root_open_file(ctx->root, LOCK, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	fd = wq_root_open_file(ctx->root, rel, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return fd;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -514,6 +515,11 @@ int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
 	return fd;
 }
 
+int wq_lock_take(struct wq_ctx *ctx, int timeout_ms)
+{
+	return lock_file(ctx, RUN_DIR, LOCK, timeout_ms);
+}
+
 void wq_lock_release(int fd)
 {
 	if (fd >= 0)
@@ -522,34 +528,30 @@ void wq_lock_release(int fd)
 
 int wq_hold_take(struct wq_ctx *ctx, const char *path, char *holder, size_t holdersz)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a: a fixed-length name for any path */
 	char rel[64], mine[64];
 	ssize_t n;
-	int fd, r;
+	int fd;
 
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		h ^= *p;
-		h *= 1099511628211ULL;
-	}
-	snprintf(rel, sizeof(rel), HOLD_DIR "/%016llx", (unsigned long long)h);
-	r = wq_root_mkdirs(ctx->root, HOLD_DIR);
-	if (r < 0)
-		return r;
-	fd = wq_root_open_file(ctx->root, rel, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return fd;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	/* a fixed-length name for any path */
+	snprintf(rel, sizeof(rel), HOLD_DIR "/%016llx", (unsigned long long)wq_text_hash(path, strlen(path)));
+	fd = lock_file(ctx, HOLD_DIR, rel, 0);
+	if (fd == -ETIMEDOUT) {
+		/* held: who holds it, as the holder wrote it */
+		int rfd = wq_root_open_file(ctx->root, rel, O_RDONLY | O_NOFOLLOW, 0);
+
+		n = rfd >= 0 && holdersz ? pread(rfd, holder, holdersz - 1, 0) : -1;
 		if (holdersz) {
-			n = pread(fd, holder, holdersz - 1, 0);
 			holder[n > 0 ? n : 0] = '\0';
 			holder[strcspn(holder, "\n")] = '\0';
 			if (!holder[0] || wq_value_has_ctrl(holder))
 				snprintf(holder, holdersz, "another wqctl");
 		}
-		close(fd);
-		return r;
+		if (rfd >= 0)
+			close(rfd);
+		return -EBUSY;
 	}
+	if (fd < 0)
+		return fd;
 	n = snprintf(mine, sizeof(mine), "pid %ld\n", (long)getpid());
 	if (ftruncate(fd, 0) == 0 && pwrite(fd, mine, (size_t)n, 0) == n)
 		return fd;

@@ -88,7 +88,7 @@ void wq_lock_release(int fd);
 /*
  * Hold one file for as long as the descriptor returned stays open (an
  * experiment holds each file it writes, for its whole run): a lock on
- * run/wqctl/hold/HASH, which also records who holds it. A second holder
+ * run/wqctl/hold/HASH (wq_text_hash of the path), which also records who holds it. A second holder
  * gets -EBUSY and, in holder, what the first wrote ("pid 123"). The
  * hold is the kernel's flock: it ends with the process, however it ends.
  * fd or -errno.

@@ -311,6 +311,17 @@ static void copy_owners(struct dump *d)
 	wq_names_free(names, n);
 }
 
+/* Is there a line for addr already (its first field, whole)? */
+static bool recorded(const char *text, const char *addr)
+{
+	size_t len = strlen(addr);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, addr, len) && l[len] == '\t')
+			return true;
+	return false;
+}
+
 /*
  * What a route lookup cannot do below a sysroot: for each iSCSI
  * connection, the node of the NIC that carries it, found now (WQ_P_ROUTES),
@@ -335,7 +346,7 @@ static void record_routes(struct dump *d)
 			continue;
 		snprintf(rel, sizeof(rel), "sys/class/iscsi_connection/%s/address", de->d_name);
 		if (wq_root_read_buf(d->ctx->root, rel, addr, sizeof(addr)) <= 0 || strchr(addr, '\t') ||
-		    strstr(text ? text : "", addr))
+		    recorded(text, addr))
 			continue;
 		why[0] = '\0';
 		node = wq_net_node(d->ctx, addr, chain, sizeof(chain), why, sizeof(why));

@@ -69,63 +69,22 @@ static const struct wq_owner_knob knobs[] = {
     },
 };
 
-/* Edit distance of two short names (a typo is a few edits), capped at 255. */
-static unsigned int distance(const char *a, const char *b)
-{
-	unsigned char row[64];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la >= sizeof(row) || lb >= sizeof(row))
-		return 255;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned char)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned char diag = row[0];
-
-		row[0] = (unsigned char)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned char up = row[j], best = (unsigned char)(diag + (a[i - 1] != b[j - 1]));
-
-			if (up + 1 < best)
-				best = (unsigned char)(up + 1);
-			if (row[j - 1] + 1 < best)
-				best = (unsigned char)(row[j - 1] + 1);
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name, const char **near)
+bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name)
 {
 	struct wq_rescuer *v = NULL;
-	unsigned int best = 255;
 	bool found = false;
 	size_t n = 0;
 
-	if (near)
-		*near = NULL;
 	if (!k->names)
 		return true;
-	for (size_t i = 0; k->names[i]; i++) {
-		unsigned int d = distance(name, k->names[i]);
-
-		if (d == 0)
+	for (size_t i = 0; k->names[i]; i++)
+		if (!strcmp(name, k->names[i]))
 			return true;
-		if (d < best) {
-			best = d;
-			if (near)
-				*near = k->names[i];
-		}
-	}
 	/* another kernel's name, seen running */
 	if (wq_root_is_live(ctx->root) && wq_rescuers(ctx, &v, &n) == 0)
 		for (size_t i = 0; i < n && !found; i++)
 			found = wq_rescuer_is(&v[i], name) && !v[i].truncated;
 	free(v);
-	if (!found && near && best > 3)
-		*near = NULL;
 	return found;
 }
 

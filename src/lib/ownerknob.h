@@ -32,11 +32,10 @@ struct wq_owner_knob {
 const struct wq_owner_knob *wq_owner_knob_find(const char *name);
 /*
  * Is name one the row's owner creates? Rows without a fixed set: any name
- * of the pattern. With a set: a name in it, or one a rescuer thread of the
- * live system carries (another kernel's name). With near (may be NULL) set
- * to the nearest name of the set when not.
+ * of the pattern. With a set (names): a name in it, or one a rescuer
+ * thread of the live system carries (another kernel's name).
  */
-bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name, const char **near);
+bool wq_owner_knob_known(struct wq_ctx *ctx, const struct wq_owner_knob *k, const char *name);
 /* The row a name or a glob belongs to (a glob: the row whose example it matches), or NULL. */
 const struct wq_owner_knob *wq_owner_knob_for(const char *name_or_glob);
 /* Whether the row's workqueues are in sysfs on the context's kernel (an unknown kernel: no). */

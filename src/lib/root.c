@@ -34,6 +34,13 @@ struct wq_root {
 	char *abs; /* the kernel's name of the root directory, for wq_root_canonical() */
 };
 
+unsigned long long wq_self_pidns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
 int wq_root_new(const char *sysroot, struct wq_root **out)
 {
 	struct wq_root *r = calloc(1, sizeof(*r));

@@ -39,6 +39,11 @@ struct wq_root;
 /* strerror() that also knows the WQ_E* codes above. */
 const char *wq_strerror(int e);
 
+/*
+ * The inode of this process's own PID namespace (the live /proc, whatever
+ * the root: it names this process, not the tree), 0 when /proc cannot say.
+ */
+unsigned long long wq_self_pidns(void);
 /* Open the live root ("/", sysroot NULL) or a dump. Returns 0 or -errno. */
 int wq_root_new(const char *sysroot, struct wq_root **out);
 /*

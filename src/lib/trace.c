@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -57,16 +56,15 @@ struct wq_trace {
  */
 #define REORDER_NS 50000000ULL
 
-/* The inode of this process's PID namespace, 0 when /proc cannot say. */
+/* The inode of this process's PID namespace (asked once), 0 when /proc cannot say. */
 static unsigned long long self_ns(void)
 {
 	static unsigned long long ns;
 	static bool asked;
-	struct stat st;
 
 	if (!asked) {
 		asked = true;
-		ns = stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+		ns = wq_self_pidns();
 	}
 	return ns;
 }

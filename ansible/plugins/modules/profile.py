@@ -142,15 +142,20 @@ def installed(w, name):
     return out
 
 
+def stage(tmp, name, text):
+    """text as NAME.conf in tmp (a directory of our own, root's, 0700), 0644 as wqctl wants a profile."""
+    path = os.path.join(tmp, name + ".conf")
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+    return path
+
+
 def install(w, name, text):
     """Install text as NAME: wqctl validates it and renames it into place, inside the root."""
     tmp = tempfile.mkdtemp(prefix="wqctl-profile-")
     try:
-        staged = os.path.join(tmp, name + ".conf")
-        with open(staged, "w") as f:
-            f.write(text)
-        os.chmod(staged, 0o644)
-        w.run(["profile", "install", name, staged], hide=tmp)
+        w.run(["profile", "install", name, stage(tmp, name, text)], hide=tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -241,10 +246,7 @@ def main():
     # refusal. A refusal (exit 2) or a setting apply would skip with a warning (exit 1) fails the task.
     tmp = tempfile.mkdtemp(prefix="wqctl-profile-")
     try:
-        mine = os.path.join(tmp, name + ".conf")
-        with open(mine, "w") as f:
-            f.write(text)
-        os.chmod(mine, 0o644)
+        mine = stage(tmp, name, text)
         rc, writes, msg = plan(w, set_args(after_active if applying else [name], name, mine), hide=tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
