@@ -3,6 +3,7 @@
  * The floor for bench/scale.sh: a minimal program that reads what a command
  * must read at the least on a large tree, and nothing else.
  *   scalefloor ROOT [-w WQ] [-p PROFILE] [-o] [-W LIST]
+ *   scalefloor ROOT -k
  * Always the topology: the CPU masks, every node's CPU list and, for the
  * default 'cache' scope, one last-level-cache list per cache: for a CPU not
  * covered by a list read before, the level of each cache leaf (index0, 1, ...
@@ -17,6 +18,10 @@
  *                file, and the numa_node above each of its slaves;
  *   -W LIST      then replace each "PATH<TAB>VALUE" line's file below ROOT
  *                as a write into a tree must (temporary file, rename).
+ *
+ * -k (the floor of show --outside) reads instead kthreadd's children file,
+ * every listed kernel thread's proc/PID/stat, and the names in the
+ * workqueue directory, nothing else.
  *
  * Files are opened from a descriptor of ROOT, and a workqueue's from one of
  * the workqueue directory, as wqctl opens them: the path of a file from /
@@ -239,6 +244,30 @@ static void rewrite(const char *list)
 	fclose(f);
 }
 
+static int kthreads(void)
+{
+	static char list[1 << 20];
+	char buf[1024], path[64];
+	struct dirent *de;
+	long n = slurp("proc/2/task/2/children", list, sizeof(list));
+	DIR *d;
+
+	if (n < 0)
+		return 1;
+	for (char *save = NULL, *tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		snprintf(path, sizeof(path), "proc/%s/stat", tok);
+		slurp(path, buf, sizeof(buf));
+	}
+	snprintf(list, sizeof(list), "%s/sys/devices/virtual/workqueue", root);
+	if (!(d = opendir(list)))
+		return 1;
+	while ((de = readdir(d)))
+		total += de->d_name[0] != '.';
+	closedir(d);
+	printf("%ld\n", total);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *one = NULL, *prof = NULL, *list = NULL;
@@ -254,8 +283,9 @@ int main(int argc, char **argv)
 	if (rootfd < 0)
 		return 1;
 	optind = 2;
-	while ((o = getopt(argc, argv, "w:p:oW:")) != -1) {
+	while ((o = getopt(argc, argv, "w:p:oW:k")) != -1) {
 		switch (o) {
+		case 'k': return kthreads();
 		case 'w': one = optarg; break;
 		case 'p': prof = optarg; break;
 		case 'o': owners = 1; break;

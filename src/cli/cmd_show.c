@@ -245,26 +245,18 @@ static int run_outside(struct cli *cli, char **pats, size_t npats)
 }
 
 /*
- * After the full list (NAMES, every workqueue in sysfs): how many workqueues
- * the kernel has beyond it, as far as their rescuer threads tell, and where
- * to see the rest.
+ * After the full list: a pointer to the workqueues sysfs does not list, where
+ * there are processes to find their rescuer threads in. Not their count:
+ * that reads every kernel thread's stat file (six or more a CPU, tens of
+ * thousands on a big machine), which only --outside pays for.
  */
-static void note_outside(struct cli *cli, char *const *names, size_t nn)
+static void note_outside(struct cli *cli)
 {
-	struct wq_rescuer *v = NULL;
-	size_t n = 0;
-
-	if (cli->quiet || wq_rescuers(cli->ctx, &v, &n) < 0)
+	if (cli->quiet || !wq_rescuers_findable(cli->ctx))
 		return;
-	wq_rescuers_drop(v, &n, names, nn);
-	free(v);
 	fflush(stdout); /* after the table on a terminal */
-	if (n)
-		cli_warn(cli,
-			 "the kernel has %zu more workqueue%s with a rescuer thread outside sysfs ('wqctl show "
-			 "--outside' lists them) and others without one ('wqctl monitor' shows every workqueue "
-			 "doing work)",
-			 n, n == 1 ? "" : "s");
+	cli_warn(cli, "the kernel has more workqueues than sysfs lists: 'wqctl show --outside' lists those with a "
+		      "rescuer thread, 'wqctl monitor' every one doing work");
 }
 
 static int run(struct cli *cli, int argc, char **argv)
@@ -332,7 +324,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
 	else if (optind == argc)
-		note_outside(cli, names, n);
+		note_outside(cli);
 	out_free(&o);
 	wq_names_free(names, n);
 	/* columns left '-' because the topology or the root mask could not be read (said above) */

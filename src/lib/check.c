@@ -146,6 +146,15 @@ static void check_one_btrfs(const struct wq_btrfs_mount *m, void *data)
 
 	if (m->thread_pool <= 0)
 		return;
+	/* thread_pool=1, the fewest it takes: nothing to suggest here but a newer kernel */
+	if (m->thread_pool == 1) {
+		emit(b->fn, b->data, WQ_SEV_INFO, "btrfs-max-active-per-cpu", m->dir,
+		     "btrfs (%s): thread_pool 1%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
+		     "to %u work items in flight each, the fewest this kernel allows; 6.9 and later make it one "
+		     "system-wide limit",
+		     m->dev, m->given ? "" : " (the default)", b->cpus);
+		return;
+	}
 	emit(b->fn, b->data, WQ_SEV_WARNING, "btrfs-max-active-per-cpu", m->dir,
 	     "btrfs (%s): thread_pool %d%s is max_active of its workqueues, which 6.6-6.8 apply per CPU: up "
 	     "to %d x %u = %ld work items in flight each; upgrade to 6.9 or later (one system-wide limit), "

@@ -177,6 +177,23 @@ int wq_rescuers(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 	return 0;
 }
 
+static void any_pid(const char *name, void *data)
+{
+	if (isdigit((unsigned char)name[0]))
+		*(bool *)data = true;
+}
+
+bool wq_rescuers_findable(struct wq_ctx *ctx)
+{
+	bool any = false;
+
+	/* kthreadd, pid 2 on every kernel; a dump has only its rescuers' files */
+	if (wq_root_exists(ctx->root, "proc/2/stat"))
+		return true;
+	wq_root_each_name(ctx->root, "proc", any_pid, &any);
+	return any;
+}
+
 void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn)
 {
 	size_t k = 0;

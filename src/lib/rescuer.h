@@ -39,6 +39,12 @@ bool wq_rescuer_is(const struct wq_rescuer *r, const char *name);
  * skipped. 0, -ENOENT when the root has no proc/ with processes, -errno.
  */
 int wq_rescuers(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n);
+/*
+ * Whether the root has processes to find rescuer threads in (a live
+ * system, or a dump that copied them), without reading any: cheap where
+ * wq_rescuers() reads every kernel thread.
+ */
+bool wq_rescuers_findable(struct wq_ctx *ctx);
 /* Drops from v (*n of them, order kept) the rescuers of the workqueues NAMES. */
 void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn);
 /* The same, less those whose workqueue sysfs lists: the workqueues known to exist outside it. */

@@ -218,6 +218,20 @@ finding() { assert_line "$1 $2 $3"; }
 	refute_output --partial btrfs
 }
 
+@test "check on 6.8 after the remedy, thread_pool=1: an info finding with nothing more to do (issue 61)" {
+	use_tree x86_64-64cpu 6.8.0
+	mkdir -p "$ROOT/proc/self"
+	# the line a 6.18 kernel showed for a btrfs mounted with thread_pool=1 (the option after relatime)
+	printf '/dev/sdb /data btrfs rw,relatime,thread_pool=1,space_cache=v2,subvolid=5,subvol=/ 0 0\n' >"$ROOT/proc/self/mounts"
+	run wq check -r -n -o SEVERITY,CODE,TARGET
+	assert_line "info btrfs-max-active-per-cpu /data"
+	refute_line "warning btrfs-max-active-per-cpu /data"
+	run wq check -P -o TARGET,MESSAGE
+	# 64 online CPUs, one each
+	assert_line "TARGET=\"/data\" MESSAGE=\"btrfs (/dev/sdb): thread_pool 1 is max_active of its workqueues, which 6.6-6.8 apply per CPU: up to 64 work items in flight each, the fewest this kernel allows; 6.9 and later make it one system-wide limit\""
+	refute_output --partial "remount"
+}
+
 @test "on a terminal, check with no findings says 'no findings'; through a pipe it prints nothing" {
 	use_tree x86_64-dell_e4310 6.18.0
 	command -v script >/dev/null || skip "script (util-linux) is not installed"

@@ -384,9 +384,9 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		if echo "$rescgot" | grep -qx 'kblockd 0' && ! echo "$rescgot" | grep -q '^writeback '; then
 			ok "$tag: kblockd is outside sysfs, writeback is not"
 		else notok "$tag: kblockd is outside sysfs, writeback is not" "got: $(echo $rescgot)"; fi
-		nout=$(out "show" | sed -n 's/^wqctl: the kernel has \([0-9]*\) more workqueues\{0,1\} with a rescuer.*/\1/p')
-		if [ "$nout" = "$(echo "$rescwant" | grep -c .)" ]; then ok "$tag: show counts $nout workqueues beyond sysfs"
-		else notok "$tag: show counts the workqueues beyond sysfs" "want: $(echo "$rescwant" | grep -c .)" "got: ${nout:-none}"; fi
+		if out "show" | grep -qx "wqctl: the kernel has more workqueues than sysfs lists: 'wqctl show --outside' lists those with a rescuer thread, 'wqctl monitor' every one doing work"; then
+			ok "$tag: show points to the workqueues beyond sysfs"
+		else notok "$tag: show points to the workqueues beyond sysfs" "got: $(out show | tail -2)"; fi
 		if [ -f "$dump/proc/sys/kernel/osrelease" ]; then
 			if [ "$("$wqctl" --sysroot "$dump" show --outside -r -n -o NAME,TRUNCATED 2>&1 | LC_ALL=C sort)" = "$rescgot" ]; then
 				ok "$tag: show --outside live in the guest = --sysroot of its dump on the host"
