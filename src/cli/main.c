@@ -88,6 +88,8 @@ static void vmsg(struct cli *cli, int prio, const char *fmt, va_list ap)
 	_cleanup_free_ char *m = NULL;
 	const char *hit;
 
+	/* what is printed comes before what is said about it, in a file too (>log 2>&1) */
+	fflush(stdout);
 	if (cli && cli->rename_from) {
 		size_t at;
 
