@@ -8,7 +8,7 @@
 # (bench/scalefloor: the topology files, then the files the command needs):
 #   show, show -J, check        every workqueue's attributes
 #   show --outside              kthreadd's children, every kernel thread's
-#                               stat file, the workqueue directory's names
+#                               stat file
 #   explain scale-7             that workqueue's attributes
 #   verify, apply (no change)   the workqueues the 100-section profile names,
 #                               the profile, their owner devices

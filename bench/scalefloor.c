@@ -19,9 +19,8 @@
  *   -W LIST      then replace each "PATH<TAB>VALUE" line's file below ROOT
  *                as a write into a tree must (temporary file, rename).
  *
- * -k (the floor of show --outside) reads instead kthreadd's children file,
- * every listed kernel thread's proc/PID/stat, and the names in the
- * workqueue directory, nothing else.
+ * -k (the floor of show --outside) reads instead kthreadd's children file
+ * and every listed kernel thread's proc/PID/stat, nothing else.
  *
  * Files are opened from a descriptor of ROOT, and a workqueue's from one of
  * the workqueue directory, as wqctl opens them: the path of a file from /
@@ -248,9 +247,7 @@ static int kthreads(void)
 {
 	static char list[1 << 20];
 	char buf[1024], path[64];
-	struct dirent *de;
 	long n = slurp("proc/2/task/2/children", list, sizeof(list));
-	DIR *d;
 
 	if (n < 0)
 		return 1;
@@ -258,12 +255,6 @@ static int kthreads(void)
 		snprintf(path, sizeof(path), "proc/%s/stat", tok);
 		slurp(path, buf, sizeof(buf));
 	}
-	snprintf(list, sizeof(list), "%s/sys/devices/virtual/workqueue", root);
-	if (!(d = opendir(list)))
-		return 1;
-	while ((de = readdir(d)))
-		total += de->d_name[0] != '.';
-	closedir(d);
 	printf("%ld\n", total);
 	return 0;
 }

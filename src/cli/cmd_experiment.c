@@ -460,8 +460,8 @@ static const struct colinfo cols[] = {
 		      "queue-to-start time, 99th percentile, microseconds (median over runs; from the "
 		      "kernel's hists, the top of its power-of-2 bucket)"},
     [COL_NOTE] = {"NOTE", 0.2, 0, SCOLS_JSON_STRING,
-		  "baseline; no claimed difference where the ranges overlap; better or worse (--compare: "
-		  "regressed, improved, within noise)"},
+		  "baseline, or the verdict against it (a rank test): better, worse, no change or "
+		  "inconclusive, with the change and its 95% interval (--compare: regressed, improved)"},
 };
 
 #define DEFAULT_COLS "SETTING,RUNS,MEDIAN,MIN,MAX,DIFF,WALL,QUEUED,WAIT_P99,NOTE"
@@ -787,6 +787,32 @@ static int build(struct xp *x)
 	return rc;
 }
 
+/* What the runs say beside the verdicts: outliers, trends over the rounds, a shift of every setting. */
+static void say_findings(struct cli *cli, const struct wq_exp *e)
+{
+	for (size_t i = 0; i < e->ncells; i++) {
+		const struct wq_exp_cell *c = &e->cells[i];
+
+		for (size_t k = 0; c->outlier && k < c->n; k++)
+			if (c->outlier[k])
+				cli_warn(cli, "experiment: %s: run %zu (%g) lies far from the others (median %g): "
+					      "something else may have run then",
+					 c->label, k + 1, c->val[k], c->st.median);
+		if (c->trend_p < WQ_EXP_TREND_P)
+			cli_warn(cli, "experiment: %s: the runs go %s over the rounds (Kendall's tau %.2f, p=%.2g): "
+				      "the machine drifted (a filling disk, a warming cache); warm-up rounds may help",
+				 c->label, c->trend_tau > 0 ? "up" : "down", c->trend_tau, c->trend_p);
+	}
+	if (e->common)
+		cli_warn(cli,
+			 "experiment: every setting moved together, %+.1f%% to %+.1f%% against the saved runs: %s, "
+			 "not one setting%s",
+			 e->common_lo, e->common_hi,
+			 e->kernel_changed ? "the kernel changed (or the machine)" : "the machine changed",
+			 e->kernel_changed ? " (a regression of this kernel: exit 3 when worse)"
+					   : "; nothing is claimed about the settings (same kernel: exit 0)");
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	struct xp x = {.cli = cli};
@@ -869,8 +895,10 @@ static int run(struct cli *cli, int argc, char **argv)
 		raise(sig);
 		return EXIT_FAIL;
 	}
-	if (rc == EXIT_OK && wq_exp_compute(e) < 0)
+	if (rc == EXIT_OK && (wq_exp_compute(e) < 0 || wq_exp_judge(e) < 0))
 		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && !cli->quiet)
+		say_findings(cli, e);
 	if (rc == EXIT_OK) {
 		double q = wq_exp_most_queued(e);
 
@@ -895,13 +923,8 @@ static int run(struct cli *cli, int argc, char **argv)
 			rc = EXIT_FAIL;
 		json_object_put(doc);
 	}
-	if (rc == EXIT_OK && e->loaded) {
-		for (size_t i = 0; i < e->ncells; i++)
-			if (e->cells[i].has_base &&
-			    wq_stat_verdict(&e->cells[i].base_st, &e->cells[i].st, e->metric.higher_is_better,
-					    e->threshold) == WQ_VERDICT_WORSE)
-				rc = EXIT_FINDINGS;
-	}
+	if (rc == EXIT_OK && wq_exp_regressed(e))
+		rc = EXIT_FINDINGS;
 	/* after the results are printed and saved, so that a plot gnuplot cannot draw loses none of them */
 	if ((rc == EXIT_OK || rc == EXIT_FINDINGS) && x.plot && exp_plot(cli, e, x.plot) != EXIT_OK)
 		rc = EXIT_FAIL;
@@ -937,7 +960,7 @@ const struct cmd cmd_experiment = {
 	"  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json (--force replaces)\n"
 	"  --compare NAME         run a saved experiment again; exit 3 when a setting regressed\n"
 	"  --list                 the saved experiments (NAME SETTINGS RUNS METRIC COMMAND)\n"
-	"  --threshold PCT        --compare: noise band widened by PCT percent of the baseline median (default 5)\n"
+	"  --threshold PCT        the smallest change that matters, in percent (default 5)\n"
 	"  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
 	"  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"
 	"                         saved experiment of the --save name\n"

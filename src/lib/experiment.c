@@ -917,20 +917,120 @@ double wq_exp_median(const double *v, size_t n)
 	return n && wq_stat_compute(v, n, &s) == 0 ? s.median : NAN;
 }
 
-const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c)
+/* "-10.2% (-13.1 to -7.4%)", or without an interval "-10.2% (no 95% interval from N runs)" */
+static void change_text(char *buf, size_t size, const struct wq_diff *ch, size_t n)
+{
+	if (isfinite(ch->pct_lo))
+		snprintf(buf, size, "%+.1f%% (%+.1f to %+.1f%%)", ch->pct, ch->pct_lo, ch->pct_hi);
+	else if (isfinite(ch->pct))
+		snprintf(buf, size, "%+.1f%% (no 95%% interval from %zu run%s)", ch->pct, n, n == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "no figure");
+}
+
+static void write_note(const struct wq_exp *e, struct wq_exp_cell *c, size_t n)
+{
+	char chg[96];
+	bool cmp = e->loaded;
+
+	change_text(chg, sizeof(chg), &c->ch, n);
+	switch (c->verdict) {
+	case WQ_VERDICT_WORSE:
+	case WQ_VERDICT_BETTER:
+		if (cmp && e->common)
+			snprintf(c->note, sizeof(c->note), "%s with every setting: %s", e->common < 0 ? "worse" : "better",
+				 chg);
+		else
+			snprintf(c->note, sizeof(c->note), "%s: %s, p=%.2g",
+				 c->verdict == WQ_VERDICT_WORSE ? (cmp ? "regressed" : "worse") : (cmp ? "improved" : "better"),
+				 chg, c->ch.p);
+		break;
+	case WQ_VERDICT_SAME:
+		snprintf(c->note, sizeof(c->note), "no change of %g%%: %s", e->threshold, chg);
+		break;
+	case WQ_VERDICT_INCONCLUSIVE:
+	default:
+		if (c->ch.runs_needed)
+			snprintf(c->note, sizeof(c->note), "inconclusive: %s; %zu runs a setting would tell %g%% from this noise (CV %.1f%%)",
+				 chg, c->ch.runs_needed, e->threshold, 100 * c->ch.cv);
+		else
+			snprintf(c->note, sizeof(c->note), "inconclusive: %s", chg);
+		break;
+	}
+}
+
+int wq_exp_judge(struct wq_exp *e)
 {
 	const struct wq_exp_cell *b = &e->cells[0];
+	size_t nj = 0, nworse = 0, nbetter = 0;
 
-	if (e->loaded)
-		return c->has_base ? wq_verdict_name(
-					 wq_stat_verdict(&c->base_st, &c->st, e->metric.higher_is_better, e->threshold))
-				   : "not in the baseline";
-	if (c == b)
-		return "baseline";
-	if (wq_stat_overlap(&b->st, &c->st))
-		return "ranges overlap: no claimed difference";
-	return (c->st.median > b->st.median) == e->metric.higher_is_better ? "better than the baseline"
-									   : "worse than the baseline";
+	e->common = 0;
+	e->kernel_changed = e->loaded && e->base.kernel && strcmp(e->base.kernel, e->ctx->kver.release) != 0;
+	for (size_t i = 0; i < e->ncells; i++) {
+		struct wq_exp_cell *c = &e->cells[i];
+		size_t n;
+
+		free(c->outlier);
+		if (!(c->outlier = calloc(c->n ? c->n : 1, sizeof(bool))))
+			return -ENOMEM;
+		c->noutliers = wq_stat_outliers(c->val, c->n, c->outlier);
+		c->trend_p = wq_stat_trend(c->val, c->n, &c->trend_tau);
+		c->judged = false;
+		if (e->loaded ? !c->has_base : c == b) {
+			snprintf(c->note, sizeof(c->note), "%s", e->loaded ? "not in the baseline" : "baseline");
+			continue;
+		}
+		n = e->loaded ? c->base_n : b->n;
+		c->verdict = wq_stat_judge(e->loaded ? c->base_val : b->val, n, c->val, c->n, e->metric.higher_is_better,
+					   e->threshold, &c->ch);
+		c->judged = true;
+		nj++;
+		nworse += c->verdict == WQ_VERDICT_WORSE;
+		nbetter += c->verdict == WQ_VERDICT_BETTER;
+	}
+	/* every setting moved, the same way, by one amount: their intervals meet, each with every other */
+	if (e->loaded && nj >= 2 && (nworse == nj || nbetter == nj)) {
+		bool together = true;
+
+		e->common_lo = INFINITY;
+		e->common_hi = -INFINITY;
+		for (size_t i = 0; i < e->ncells; i++) {
+			const struct wq_exp_cell *x = &e->cells[i];
+
+			if (!x->judged)
+				continue;
+			e->common_lo = fmin(e->common_lo, x->ch.pct);
+			e->common_hi = fmax(e->common_hi, x->ch.pct);
+			for (size_t j = 0; j < e->ncells && together; j++) {
+				const struct wq_exp_cell *y = &e->cells[j];
+
+				if (y->judged && !(x->ch.pct_lo <= y->ch.pct_hi && y->ch.pct_lo <= x->ch.pct_hi))
+					together = false;
+			}
+		}
+		if (together)
+			e->common = nworse ? -1 : 1;
+	}
+	for (size_t i = 0; i < e->ncells; i++)
+		if (e->cells[i].judged)
+			write_note(e, &e->cells[i], e->loaded ? e->cells[i].base_n : b->n);
+	return 0;
+}
+
+bool wq_exp_regressed(const struct wq_exp *e)
+{
+	if (!e->loaded || (e->common && !e->kernel_changed))
+		return false;
+	for (size_t i = 0; i < e->ncells; i++)
+		if (e->cells[i].judged && e->cells[i].verdict == WQ_VERDICT_WORSE)
+			return true;
+	return false;
+}
+
+const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c)
+{
+	(void)e;
+	return c->note;
 }
 
 static json_object *jstat(const struct wq_stat *s)
@@ -943,6 +1043,28 @@ static json_object *jstat(const struct wq_stat *s)
 	json_object_object_add(o, "q1", jnum(s->q1));
 	json_object_object_add(o, "q3", jnum(s->q3));
 	json_object_object_add(o, "mean", jnum(s->mean));
+	return o;
+}
+
+static json_object *jchange(const struct wq_diff *ch)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pct", jnum(ch->pct));
+	json_object_object_add(o, "low_pct", jnum(ch->pct_lo));
+	json_object_object_add(o, "high_pct", jnum(ch->pct_hi));
+	json_object_object_add(o, "p", jnum(ch->p));
+	json_object_object_add(o, "cv_pct", jnum(100 * ch->cv));
+	json_object_object_add(o, "runs_needed", ch->runs_needed ? json_object_new_int64((int64_t)ch->runs_needed) : NULL);
+	return o;
+}
+
+static json_object *jtrend(const struct wq_exp_cell *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "tau", jnum(c->trend_tau));
+	json_object_object_add(o, "p", jnum(c->trend_p));
 	return o;
 }
 
@@ -988,8 +1110,22 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	json_object_object_add(m, "better", json_object_new_string(e->metric.higher_is_better ? "higher" : "lower"));
 	json_object_object_add(m, "description", json_object_new_string(desc));
 	json_object_object_add(doc, "metric", m);
-	if (e->loaded)
-		json_object_object_add(doc, "threshold_pct", jnum(e->threshold));
+	json_object_object_add(doc, "threshold_pct", jnum(e->threshold));
+	json_object_object_add(doc, "alpha", jnum(WQ_STAT_ALPHA));
+	if (e->loaded) {
+		json_object *cs = NULL;
+
+		if (e->common) {
+			cs = json_object_new_object();
+			json_object_object_add(cs, "direction", json_object_new_string(e->common < 0 ? "worse" : "better"));
+			json_object_object_add(cs, "low_pct", jnum(e->common_lo));
+			json_object_object_add(cs, "high_pct", jnum(e->common_hi));
+		}
+		json_object_object_add(doc, "common_shift", cs);
+		json_object_object_add(doc, "baseline_kernel",
+				       e->base.kernel ? json_object_new_string(e->base.kernel) : NULL);
+		json_object_object_add(doc, "regressed", json_object_new_boolean(wq_exp_regressed(e)));
+	}
 	arr = json_object_new_array();
 	for (size_t i = 0; i < e->ncells; i++) {
 		struct wq_exp_cell *c = &e->cells[i];
@@ -1012,6 +1148,18 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 		if (e->loaded && c->has_base)
 			json_object_object_add(o, "baseline", jstat(&c->base_st));
 		json_object_object_add(o, "note", json_object_new_string(wq_exp_note(e, c)));
+		json_object_object_add(o, "verdict",
+				       c->judged ? json_object_new_string(wq_verdict_name(c->verdict)) : NULL);
+		json_object_object_add(o, "change", c->judged ? jchange(&c->ch) : NULL);
+		{
+			json_object *ol = json_object_new_array();
+
+			for (size_t k = 0; c->outlier && k < c->n; k++)
+				if (c->outlier[k])
+					json_object_array_add(ol, json_object_new_int64((int64_t)k + 1));
+			json_object_object_add(o, "outlier_runs", ol);
+		}
+		json_object_object_add(o, "trend", jtrend(c));
 		json_object_object_add(o, "runs", c->runs);
 		c->runs = NULL;
 		json_object_array_add(arr, o);
@@ -1243,8 +1391,11 @@ void wq_exp_attach_baseline(struct wq_exp *e)
 		for (size_t j = 0; j < e->base.nsettings; j++) {
 			const struct wq_saved_setting *s = &e->base.settings[j];
 
-			if (!strcmp(s->label, c->label))
+			if (!strcmp(s->label, c->label)) {
 				c->has_base = s->n > 0 && wq_stat_compute(s->metric, s->n, &c->base_st) == 0;
+				c->base_val = s->metric;
+				c->base_n = s->n;
+			}
 		}
 	}
 }
@@ -1334,6 +1485,7 @@ void wq_exp_free(struct wq_exp *e)
 		free(c->label);
 		free(c->w);
 		free(c->val);
+		free(c->outlier);
 		free(c->wall);
 		free(c->queued);
 		free(c->throttled);

@@ -67,6 +67,16 @@ struct wq_exp_cell {
 	struct json_object *runs;
 	struct wq_stat st, base_st;
 	bool has_base;
+	const double *base_val; /* --compare: the saved runs of this setting (in the baseline) */
+	size_t base_n;
+	/* wq_exp_judge(): against the first setting, or --compare: against its saved runs */
+	bool judged;
+	enum wq_verdict verdict;
+	struct wq_diff ch;
+	bool *outlier; /* per run: far from the others */
+	size_t noutliers;
+	double trend_tau, trend_p; /* over the runs in the order they ran */
+	char note[224];
 };
 
 struct wq_exp {
@@ -92,7 +102,16 @@ struct wq_exp {
 	 */
 	bool kernel;
 	struct metric metric;
-	double threshold; /* --compare: the noise band's widening, percent of the baseline median */
+	double threshold; /* the smallest change that matters, percent of the baseline's median */
+	/*
+	 * wq_exp_judge(), --compare: every setting moved the same way, their
+	 * intervals meeting each other's (-1 worse, 1 better, 0 not so), from
+	 * common_lo to common_hi percent; and whether the kernel differs from
+	 * the saved one's.
+	 */
+	int common;
+	double common_lo, common_hi;
+	bool kernel_changed;
 	char **cmd; /* the workload (NULL-terminated) */
 	size_t ncmd;
 	const char *save, *compare; /* names under var/lib/wqctl/experiments */
@@ -190,7 +209,22 @@ int wq_exp_compute(struct wq_exp *e);
 double wq_exp_most_queued(const struct wq_exp *e);
 /* The median of n values, NAN for none. */
 double wq_exp_median(const double *v, size_t n);
-/* A cell's note: baseline, better, worse, overlap (--compare: the verdict). */
+/*
+ * After wq_exp_compute(): each setting judged against the first (or, with
+ * --compare, against its saved runs) by wq_stat_judge(); outliers and
+ * trends found; a shift of every setting together told apart; the notes
+ * written. -ENOMEM.
+ */
+int wq_exp_judge(struct wq_exp *e);
+/* A trend over the rounds is named below this p (rarer than a verdict's alpha: it is a warning). */
+#define WQ_EXP_TREND_P 0.01
+/*
+ * --compare: does a setting count as regressed (exit 3)? A setting judged
+ * worse, unless every setting moved together on the same kernel (the
+ * machine changed, not a setting).
+ */
+bool wq_exp_regressed(const struct wq_exp *e);
+/* A cell's note (wq_exp_judge()): baseline, or the verdict with the change and its interval. */
 const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c);
 /* The whole experiment: what -J prints and --save keeps (the runs move into it). */
 struct json_object *wq_exp_document(struct wq_exp *e, bool restored);

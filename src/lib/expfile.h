@@ -35,6 +35,7 @@ struct wq_saved_exp {
 	char **watch; /* --watch patterns, NULL-terminated (none: NULL) */
 	size_t nwatch;
 	char *metric; /* the metric's spec */
+	char *kernel; /* the kernel release it ran on, or NULL (not recorded) */
 	bool higher_is_better;
 	struct wq_saved_setting *settings;
 	size_t nsettings;

@@ -212,11 +212,22 @@ void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_
 int wq_rescuers_outside(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 {
 	char **names = NULL;
-	size_t nn = 0;
+	size_t nn = 0, k = 0;
+	bool cut = false;
 	int r = wq_rescuers(ctx, out, n);
 
 	if (r < 0)
 		return r;
+	for (size_t i = 0; i < *n; i++)
+		cut |= (*out)[i].truncated;
+	/* whole names: one lookup each, not a listing of every workqueue in sysfs */
+	if (!cut) {
+		for (size_t i = 0; i < *n; i++)
+			if (!wq_exists(ctx, (*out)[i].name))
+				(*out)[k++] = (*out)[i];
+		*n = k;
+		return 0;
+	}
 	r = wq_list(ctx, &names, &nn);
 	if (r < 0) {
 		free(*out);

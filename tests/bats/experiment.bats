@@ -54,9 +54,11 @@ originals_back() {
 	run wq experiment --set 'writeback max_active=16,256' --runs 3 --seed 1 -- "$FIO" "$ROOT" "$LOG"
 	assert_success
 	# fakefio: read 16x1024 + write 16x512 + job b 1024 KiB/s = 25600 KiB/s = 25 MiB/s;
-	# at 256: 262144 + 131072 + 1024 = 394240 KiB/s = 385 MiB/s; (385 - 25) / 25 = +1440%
+	# at 256: 262144 + 131072 + 1024 = 394240 KiB/s = 385 MiB/s; (385 - 25) / 25 = +1440%.
+	# 3 runs a side: the rank test's smallest p is 2/C(6,3) = 0.1, and no 95% interval exists
+	# (P(U = 0) = 1/20 > 0.025): inconclusive; with no noise the fewest runs that can tell, 4
 	assert_line --regexp '^writeback max_active=16 +3 +25\.00 +25\.00 +25\.00 +- .* baseline$'
-	assert_line --regexp '^writeback max_active=256 +3 +385\.0 +385\.0 +385\.0 +\+1440\.0% .* better than the baseline$'
+	assert_line --regexp '^writeback max_active=256 +3 +385\.0 +385\.0 +385\.0 +\+1440\.0% .* inconclusive: \+1440\.0% \(no 95% interval from 3 runs\); 4 runs a setting would tell 5% from this noise \(CV 0\.0%\)$'
 	assert_output --partial "shuffled with --seed 1"
 	assert_output --partial "metric: fio bandwidth, MiB/s, higher is better"
 	run originals_back
@@ -141,13 +143,14 @@ echo "setup done"
 echo "rate=\$((\$(cat $W/writeback/max_active) * 3)) ops/s"
 EOF
 	chmod +x "$BATS_TEST_TMPDIR/rate.sh"
-	run wq experiment --set 'writeback max_active=10,20' --runs 2 --metric 're:rate=([0-9]+) ops' -- "$BATS_TEST_TMPDIR/rate.sh"
+	run wq experiment --set 'writeback max_active=10,20' --runs 4 --metric 're:rate=([0-9]+) ops' -- "$BATS_TEST_TMPDIR/rate.sh"
 	assert_success
-	# 10 x 3 = 30, 20 x 3 = 60: +100%, higher is better by default
-	assert_line --regexp '^writeback max_active=10 +2 +30\.00 '
-	assert_line --regexp '^writeback max_active=20 +2 +60\.00 +60\.00 +60\.00 +\+100\.0% .*better than the baseline$'
-	run wq experiment --set 'writeback max_active=10,20' --runs 2 --better lower --metric 're:rate=([0-9]+)' -- "$BATS_TEST_TMPDIR/rate.sh"
-	assert_line --regexp '^writeback max_active=20 .*worse than the baseline$'
+	# 10 x 3 = 30, 20 x 3 = 60: +100%, higher is better by default; 4 runs apart from 4:
+	# p = 2/C(8,4) = 2/70 = 0.029, every difference 30 (the interval +100% to +100%)
+	assert_line --regexp '^writeback max_active=10 +4 +30\.00 '
+	assert_line --regexp '^writeback max_active=20 +4 +60\.00 +60\.00 +60\.00 +\+100\.0% .*better: \+100\.0% \(\+100\.0 to \+100\.0%\), p=0\.029$'
+	run wq experiment --set 'writeback max_active=10,20' --runs 4 --better lower --metric 're:rate=([0-9]+)' -- "$BATS_TEST_TMPDIR/rate.sh"
+	assert_line --regexp '^writeback max_active=20 .*worse: \+100\.0% \(\+100\.0 to \+100\.0%\), p=0\.029$'
 	# json: the fakefio document, jobs.1.write.bw = 1024
 	run wq experiment --set 'writeback max_active=10' --runs 1 --metric json:jobs.1.write.bw -- "$FIO" "$ROOT" "$LOG"
 	assert_line --regexp '^writeback max_active=10 +1 +1024 '
@@ -300,28 +303,43 @@ EOF
 	[ "$(cat "$W/writeback/max_active")" = 1024 ]
 }
 
-@test "--save keeps the result; --compare reruns it and flags a regression beyond the noise" {
+@test "--save keeps the result; --compare reruns it: one setting regressed (exit 3), every setting moved (the machine, exit 0; another kernel, exit 3)" {
 	echo 4 >"$BATS_TEST_TMPDIR/factor"
-	run wq experiment --set 'writeback max_active=16,32' --runs 3 --save base -- "$FIO" "$ROOT" "$LOG" "$BATS_TEST_TMPDIR/factor"
+	run wq experiment --set 'writeback max_active=16,32' --runs 4 --save base -- "$FIO" "$ROOT" "$LOG" "$BATS_TEST_TMPDIR/factor"
 	assert_success
 	f=$ROOT/var/lib/wqctl/experiments/base.json
 	[ -f "$f" ]
 	grep -q '"setting": "writeback max_active=16"' "$f"
-	# the same behaviour: within noise, exit 0
+	grep -q '"kernel": "6.18"' "$f"
+	# the same behaviour: every run equal to every saved one, the change 0 (0 to 0): no change, exit 0
 	run wq experiment --compare base
 	assert_success
 	# 16: (16x1024 + 16x512 + 1024) x 4 / 1024 = 100 MiB/s on both sides
-	assert_line --regexp '^writeback max_active=16 +3 +100\.0 +100\.0 .* within noise$'
-	# a quarter of the bandwidth: 25 < 100 - 5%: regressed, exit 3
-	echo 1 >"$BATS_TEST_TMPDIR/factor"
+	assert_line --regexp '^writeback max_active=16 +4 +100\.0 +100\.0 .* no change of 5%: \+0\.0% \(\+0\.0 to \+0\.0%\)$'
+	# max_active 16 at a quarter (25 MiB/s), 32 as saved ((32x1024 + 32x512 + 1024) x 4 / 1024 = 196):
+	# 16's 4 runs all below its 4 saved ones, p = 2/70: regressed, exit 3
+	printf '16 1\n32 4\n' >"$BATS_TEST_TMPDIR/factor"
 	run wq experiment --compare base
 	assert_failure 3
-	assert_line --regexp '^writeback max_active=16 +3 +100\.0 +25\.00 .* -75\.0% regressed$'
-	# more bandwidth is an improvement, not a regression
+	assert_line --regexp '^writeback max_active=16 +4 +100\.0 +25\.00 .* -75\.0% regressed: -75\.0% \(-75\.0 to -75\.0%\), p=0\.029$'
+	assert_line --regexp '^writeback max_active=32 +4 +196\.0 +196\.0 .* no change of 5%'
+	# both at a quarter: every setting -75%, their intervals meet: the machine changed (same kernel), exit 0
+	echo 1 >"$BATS_TEST_TMPDIR/factor"
+	run wq experiment --compare base
+	assert_success
+	assert_line --regexp '^writeback max_active=16 .* worse with every setting: -75\.0% \(-75\.0 to -75\.0%\)$'
+	assert_line --regexp '^writeback max_active=32 .* worse with every setting: -75\.0% \(-75\.0 to -75\.0%\)$'
+	assert_output --partial "wqctl: experiment: every setting moved together, -75.0% to -75.0% against the saved runs: the machine changed, not one setting; nothing is claimed about the settings (same kernel: exit 0)"
+	# the same, saved on another kernel: a regression of this kernel, exit 3
+	sed -i 's/"kernel": "6.18"/"kernel": "6.12.0"/' "$f"
+	run wq experiment --compare base
+	assert_failure 3
+	assert_output --partial "against the saved runs: the kernel changed (or the machine), not one setting (a regression of this kernel: exit 3 when worse)"
+	# more bandwidth everywhere is no regression
 	echo 8 >"$BATS_TEST_TMPDIR/factor"
 	run wq experiment --compare base
 	assert_success
-	assert_line --regexp '^writeback max_active=32 .* improved$'
+	assert_line --regexp '^writeback max_active=32 .* better with every setting: \+100\.0% '
 	run wq experiment --compare nosuch
 	assert_failure 2
 	assert_output --partial "no such experiment"
@@ -336,7 +354,8 @@ EOF
 	wq experiment --set 'writeback max_active=16' --runs 2 --metric fio:read.clat_p99 --save lat -- "$FIO" "$ROOT" "$LOG" >/dev/null 2>&1
 	run wq experiment --compare lat
 	assert_success
-	assert_output --partial "within noise"
+	# 2 runs a side, all equal: no interval can exist (k = floor(2 - 1.96 sqrt(4 x 5 / 12)) < 1)
+	assert_output --partial "inconclusive: +0.0% (no 95% interval from 2 runs); 4 runs a setting would tell 5% from this noise (CV 0.0%)"
 	# a broken saved file is named as such
 	echo '{"spec": 1' >"$ROOT/var/lib/wqctl/experiments/bad.json"
 	run wq experiment --compare bad

@@ -313,7 +313,8 @@ EOF
 	jb=$(cut -f1,3 /run/wqctl/journal 2>/dev/null | tr '\n\t' ';=')
 	rm -f /tmp/probe-runs
 	# THROTTLED asked for: every event streamed, on every kernel
-	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 --save vmprobe -P -o +THROTTLED \
+	# 4 runs a setting: the fewest with which the rank test can conclude (3 never reach p < 0.05)
+	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 4 --seed 11 --save vmprobe -P -o +THROTTLED \
 		-- /tmp/probe-load.sh >/tmp/exp.txt 2>/tmp/exp.err
 	rc=$?
 	after=$(cat $wqd/wqprobe/max_active)

@@ -6,11 +6,20 @@
 # Job "a" reads at max_active x 1024 KiB/s (= max_active MiB/s) and writes
 # at half that; job "b" writes at 1024 KiB/s. Completion latency p99 is
 # 1,000,000 / max_active ns for job a's reads. Each run appends
-# "max_active nice" to LOG. FACTOR_FILE (a number) scales every bandwidth.
+# "max_active nice" to LOG. FACTOR_FILE (a number) scales every bandwidth;
+# lines "MAX_ACTIVE FACTOR" scale the runs under that max_active alone (1 for
+# one it does not name).
 root=$1 log=$2 factor=1
 w=$root/sys/devices/virtual/workqueue/writeback
 ma=$(cat "$w/max_active") nice=$(cat "$w/nice")
-[ -n "${3:-}" ] && [ -f "$3" ] && factor=$(cat "$3")
+if [ -n "${3:-}" ] && [ -f "$3" ]; then
+	if grep -q ' ' "$3"; then
+		factor=$(awk -v ma="$ma" '$1 == ma { print $2 }' "$3")
+		factor=${factor:-1}
+	else
+		factor=$(cat "$3")
+	fi
+fi
 echo "$ma $nice" >>"$log"
 ra=$((ma * 1024 * factor)) wa=$((ma * 512 * factor)) wb=$((1024 * factor))
 cat <<JSON

@@ -129,6 +129,19 @@ iscsi_round() { # tag
 	n=${h#host}
 	say "ISCSI $1 $h $(wq_line "iscsi_q_$n") $2 route=$(ip -o route get 192.0.2.10 | sed 's/  */ /g')"
 	wqctl owner "iscsi_q_$n" 2>&1 | sed "s/^/@@OWNER-$1 /"
+	if [ "$1" = 1 ]; then
+		# a dump made during the session, read back as another machine reads it:
+		# its route record, 'local' placed from it, the shipped profile checked and verified
+		rm -rf /tmp/iscsi-dump
+		wqctl dump /tmp/iscsi-dump >/tmp/dump.txt 2>&1
+		say "ISCSI-DUMP rc=$? $(tr '\t' '|' </tmp/iscsi-dump/wqctl-dump/iscsi-routes 2>&1 | head -3 | tr '\n' ' ')"
+		V=/usr/lib/wqctl/profiles/iscsi-nic-local.conf
+		wqctl --sysroot /tmp/iscsi-dump owner "iscsi_q_$n" 2>&1 | sed -n "s/^node: */@@DUMP-OWNER /p"
+		wqctl --sysroot /tmp/iscsi-dump check --profile $V -r -n -o SEVERITY,CODE,TARGET >/tmp/dc.txt 2>&1
+		say "ISCSI-DUMP-CHECK rc=$? errors=$(grep -c '^error' /tmp/dc.txt) $(grep iscsi_q /tmp/dc.txt | tr '\n' ' ')"
+		wqctl --sysroot /tmp/iscsi-dump verify --profile $V -r -n -o TARGET,STATUS >/tmp/dv.txt 2>&1
+		say "ISCSI-DUMP-VERIFY rc=$? $(tr '\n' ' ' </tmp/dv.txt)"
+	fi
 	hook_log "iscsi-$1"
 	iscsiadm -m node -T "$IQN" -p "$P" --logout >/tmp/iscsi.err 2>&1 || say "ISCSI-ERR $1 logout $(tr '\n' ' ' </tmp/iscsi.err)"
 	udevadm settle -t 120

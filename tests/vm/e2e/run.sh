@@ -120,6 +120,19 @@ judge() { # krel log
 		is "$tag: logout $r: iscsi_q_N gone, no journal entry left" \
 			"$(line "ISCSI-OUT $r" | awk '{ print $2, $3 }')" "gone=yes journal=0" "$(line "ISCSI-OUT $r")"
 	done
+	# a dump made during login 1, read in the guest as another machine would read it
+	# (--sysroot): its route record names the portal and node 1, which the live lookup found
+	d=$(line ISCSI-DUMP)
+	is "$tag: dump during the session records the route to the portal on node 1" \
+		"$(awk '{ print $1 }' <<<"$d") $(awk '{ print $2 }' <<<"$d" | cut -d'|' -f1,2)" "rc=0 192.0.2.10|1" "$d"
+	is "$tag: ... and --sysroot of the dump places 'local' on node 1 from it" \
+		"$(lines DUMP-OWNER | awk '{ print $1 }')" 1 "$(lines DUMP-OWNER)"
+	is "$tag: ... the shipped iscsi-nic-local profile checks on the dump without an error" \
+		"$(line ISCSI-DUMP-CHECK | awk '{ print $1, $2 }')" "rc=0 errors=0" "$(line ISCSI-DUMP-CHECK)"
+	# the dump's iscsi_q_N holds node 1's CPUs (the rule wrote them): verify resolves 'local' to the same
+	v=$(line ISCSI-DUMP-VERIFY)
+	is "$tag: ... and verifies: 'local' from the record is the mask the rule wrote live" \
+		"$(awk '{ print $1 }' <<<"$v") $(grep -o 'iscsi_q_[0-9]*/cpumask [a-z]*' <<<"$v" | awk '{ print $2 }')" "rc=0 ok" "$v"
 	s1=$(line 'ISCSI 1' | awk '{ print $5 }') s2=$(line 'ISCSI 2' | awk '{ print $5 }')
 	[[ $s1 == session* ]] && [[ $s2 == session* ]] && [ "$s1" != "$s2" ] &&
 		ok "$tag: re-login is a new session ($s1 on $(line 'ISCSI 1' | awk '{ print $1 }'), then $s2 on $(line 'ISCSI 2' | awk '{ print $1 }')), tuned again by the rule" ||
