@@ -54,7 +54,7 @@ BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir bash-completion 2
 ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench bench-monitor bench-scale deps deps-build install uninstall clean
+.PHONY: all run check check-unit check-bats check-style check-docs check-valgrind check-live check-vm check-vm-e2e bench bench-monitor bench-scale bench-stats deps deps-build install uninstall clean
 all: $(BUILD)/wqctl $(UNIT_BIN) man
 
 .PHONY: man
@@ -197,6 +197,12 @@ bench-monitor: deps
 bench-scale: deps
 	$(MAKE) $(BUILD)/wqctl
 	bench/scale.sh $(CURDIR)/$(BUILD)/wqctl
+
+# experiment's verdicts (issue 62): their error rates through the real
+# --save/--compare path, a simulated workload, 200 seeded comparisons a cell.
+bench-stats: deps
+	$(MAKE) $(BUILD)/wqctl
+	bench/stats.sh $(CURDIR)/$(BUILD)/wqctl
 
 UDEVRULESDIR ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
 SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)

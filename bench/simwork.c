@@ -2,8 +2,8 @@
 /*
  * A simulated workload for bench/stats.sh: prints "value: X", X drawn from a
  * seeded distribution, a new draw each time it runs.
- *   simwork DIR
- * DIR/params holds "DIST CV SEED SHIFT" (one line), DIR/count the number of
+ *   simwork DIR [SETTING_FILE]
+ * DIR/params holds "DIST CV SEED SHIFT [ONLY]" (one line), DIR/count the number of
  * runs so far (missing: 0; this run increments it). Run k of seed s draws
  * from the generator seeded with (s, k), so a sequence of runs repeats, and
  * X = 1000 * SHIFT * D, where D is
@@ -14,7 +14,9 @@
  *              hit or miss);
  *   outlier    normal with CV, but one run in 20 at half the value (a
  *              background job took the machine).
- * SHIFT 0.9 is a 10% slowdown of a metric that is better higher.
+ * SHIFT 0.9 is a 10% slowdown of a metric that is better higher. With ONLY,
+ * SHIFT applies only to runs under the setting whose SETTING_FILE (such as
+ * a workqueue's max_active) holds ONLY: one setting slowed, the others not.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -48,19 +50,26 @@ static double gauss(uint64_t *s)
 
 int main(int argc, char **argv)
 {
-	char path[4096], dist[32];
+	char path[4096], dist[32], only[64] = "", now[64] = "";
 	double cv, shift, d;
 	unsigned long long seed;
 	long count = 0;
 	uint64_t st;
 	FILE *f;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 2;
 	snprintf(path, sizeof(path), "%s/params", argv[1]);
-	if (!(f = fopen(path, "re")) || fscanf(f, "%31s %lf %llu %lf", dist, &cv, &seed, &shift) != 4)
+	if (!(f = fopen(path, "re")) || fscanf(f, "%31s %lf %llu %lf %63s", dist, &cv, &seed, &shift, only) < 4)
 		return 2;
 	fclose(f);
+	if (*only && argc == 3) {
+		if (!(f = fopen(argv[2], "re")) || fscanf(f, "%63s", now) != 1)
+			return 2;
+		fclose(f);
+		if (strcmp(now, only))
+			shift = 1;
+	}
 	snprintf(path, sizeof(path), "%s/count", argv[1]);
 	if ((f = fopen(path, "re"))) {
 		if (fscanf(f, "%ld", &count) != 1)

@@ -795,12 +795,14 @@ static void say_findings(struct cli *cli, const struct wq_exp *e)
 
 		for (size_t k = 0; c->outlier && k < c->n; k++)
 			if (c->outlier[k])
-				cli_warn(cli, "experiment: %s: run %zu (%g) lies far from the others (median %g): "
-					      "something else may have run then",
+				cli_warn(cli,
+					 "experiment: %s: run %zu (%g) lies far from the others (median %g): "
+					 "something else may have run then",
 					 c->label, k + 1, c->val[k], c->st.median);
 		if (c->trend_p < WQ_EXP_TREND_P)
-			cli_warn(cli, "experiment: %s: the runs go %s over the rounds (Kendall's tau %.2f, p=%.2g): "
-				      "the machine drifted (a filling disk, a warming cache); warm-up rounds may help",
+			cli_warn(cli,
+				 "experiment: %s: the runs go %s over the rounds (Kendall's tau %.2f, p=%.2g): "
+				 "the machine drifted (a filling disk, a warming cache); warm-up rounds may help",
 				 c->label, c->trend_tau > 0 ? "up" : "down", c->trend_tau, c->trend_p);
 	}
 	if (e->common)
@@ -944,32 +946,31 @@ const struct cmd cmd_experiment = {
 	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] [--backend auto|kernel|stream]\n"
 	     "       -- COMMAND [ARG...]\n"
 	     "       --list",
-    .options =
-	"  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
-	"                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
-	"                         a btrfs's thread_pool, the max_active of its workqueues (live only;\n"
-	"                         watches btrfs-* unless --watch is given)\n"
-	"  --profile A,B,none     one axis of whole profiles; 'none' is the system as found (the\n"
-	"                         default without --set: one setting, a baseline for --compare)\n"
-	"  --runs N               measured runs per setting (default 5), interleaved in shuffled rounds\n"
-	"  --warmup N             unmeasured rounds first (default 0)\n"
-	"  --seed N               the shuffle's seed (default: a new one, printed)\n"
-	"  --metric SPEC          wall | fio:[read.|write.]bw|iops|clat_pN | re:REGEX | json:PATH\n"
-	"                         (default: fio:bw when the output is fio JSON, else wall)\n"
-	"  --better higher|lower  which way is better for re: and json: metrics (default higher)\n"
-	"  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json (--force replaces)\n"
-	"  --compare NAME         run a saved experiment again; exit 3 when a setting regressed\n"
-	"  --list                 the saved experiments (NAME SETTINGS RUNS METRIC COMMAND)\n"
-	"  --threshold PCT        the smallest change that matters, in percent (default 5)\n"
-	"  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
-	"  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"
-	"                         saved experiment of the --save name\n"
-	"  --no-monitor           do not trace the workqueues under test\n"
-	"  --watch PATTERN        also count the work of the workqueues PATTERN names (a glob, as the\n"
-	"                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n"
-	"  --backend WHICH        kernel: counts and wait times kept by the kernel's hist triggers (6.10+\n"
-	"                         with synthetic events for the times), no THROTTLED; stream: every\n"
-	"                         event read here; auto (default): kernel where it keeps the times and\n"
-	"                         THROTTLED is not asked for\n",
+    .options = "  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
+	       "                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
+	       "                         a btrfs's thread_pool, the max_active of its workqueues (live only;\n"
+	       "                         watches btrfs-* unless --watch is given)\n"
+	       "  --profile A,B,none     one axis of whole profiles; 'none' is the system as found (the\n"
+	       "                         default without --set: one setting, a baseline for --compare)\n"
+	       "  --runs N               measured runs per setting (default 5), interleaved in shuffled rounds\n"
+	       "  --warmup N             unmeasured rounds first (default 0)\n"
+	       "  --seed N               the shuffle's seed (default: a new one, printed)\n"
+	       "  --metric SPEC          wall | fio:[read.|write.]bw|iops|clat_pN | re:REGEX | json:PATH\n"
+	       "                         (default: fio:bw when the output is fio JSON, else wall)\n"
+	       "  --better higher|lower  which way is better for re: and json: metrics (default higher)\n"
+	       "  --save NAME            keep the result in /var/lib/wqctl/experiments/NAME.json (--force replaces)\n"
+	       "  --compare NAME         run a saved experiment again; exit 3 when a setting regressed\n"
+	       "  --list                 the saved experiments (NAME SETTINGS RUNS METRIC COMMAND)\n"
+	       "  --threshold PCT        the smallest change that matters, in percent (default 5)\n"
+	       "  --plot FILE.svg        draw a box plot per setting with gnuplot\n"
+	       "  --force                allow max_active values that lower min_active (kernel >= 6.9); replace a\n"
+	       "                         saved experiment of the --save name\n"
+	       "  --no-monitor           do not trace the workqueues under test\n"
+	       "  --watch PATTERN        also count the work of the workqueues PATTERN names (a glob, as the\n"
+	       "                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n"
+	       "  --backend WHICH        kernel: counts and wait times kept by the kernel's hist triggers (6.10+\n"
+	       "                         with synthetic events for the times), no THROTTLED; stream: every\n"
+	       "                         event read here; auto (default): kernel where it keeps the times and\n"
+	       "                         THROTTLED is not asked for\n",
     .json = true, /* fio's and saved experiments' JSON, and the document it keeps */
 };

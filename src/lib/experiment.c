@@ -934,24 +934,24 @@ static void write_note(const struct wq_exp *e, struct wq_exp_cell *c, size_t n)
 	bool cmp = e->loaded;
 
 	change_text(chg, sizeof(chg), &c->ch, n);
+	if (cmp && e->common) {
+		snprintf(c->note, sizeof(c->note), "%s with every setting: %s", e->common < 0 ? "worse" : "better",
+			 chg);
+		return;
+	}
 	switch (c->verdict) {
 	case WQ_VERDICT_WORSE:
 	case WQ_VERDICT_BETTER:
-		if (cmp && e->common)
-			snprintf(c->note, sizeof(c->note), "%s with every setting: %s", e->common < 0 ? "worse" : "better",
-				 chg);
-		else
-			snprintf(c->note, sizeof(c->note), "%s: %s, p=%.2g",
-				 c->verdict == WQ_VERDICT_WORSE ? (cmp ? "regressed" : "worse") : (cmp ? "improved" : "better"),
-				 chg, c->ch.p);
+		snprintf(c->note, sizeof(c->note), "%s: %s, p=%.2g",
+			 c->verdict == WQ_VERDICT_WORSE ? (cmp ? "regressed" : "worse") : (cmp ? "improved" : "better"),
+			 chg, c->ch.p);
 		break;
-	case WQ_VERDICT_SAME:
-		snprintf(c->note, sizeof(c->note), "no change of %g%%: %s", e->threshold, chg);
-		break;
+	case WQ_VERDICT_SAME: snprintf(c->note, sizeof(c->note), "no change of %g%%: %s", e->threshold, chg); break;
 	case WQ_VERDICT_INCONCLUSIVE:
 	default:
 		if (c->ch.runs_needed)
-			snprintf(c->note, sizeof(c->note), "inconclusive: %s; %zu runs a setting would tell %g%% from this noise (CV %.1f%%)",
+			snprintf(c->note, sizeof(c->note),
+				 "inconclusive: %s; %zu runs a setting would tell %g%% from this noise (CV %.1f%%)",
 				 chg, c->ch.runs_needed, e->threshold, 100 * c->ch.cv);
 		else
 			snprintf(c->note, sizeof(c->note), "inconclusive: %s", chg);
@@ -981,24 +981,43 @@ int wq_exp_judge(struct wq_exp *e)
 			continue;
 		}
 		n = e->loaded ? c->base_n : b->n;
-		c->verdict = wq_stat_judge(e->loaded ? c->base_val : b->val, n, c->val, c->n, e->metric.higher_is_better,
-					   e->threshold, &c->ch);
+		c->verdict = wq_stat_judge(e->loaded ? c->base_val : b->val, n, c->val, c->n,
+					   e->metric.higher_is_better, e->threshold, &c->ch);
 		c->judged = true;
 		nj++;
 		nworse += c->verdict == WQ_VERDICT_WORSE;
 		nbetter += c->verdict == WQ_VERDICT_BETTER;
 	}
-	/* every setting moved, the same way, by one amount: their intervals meet, each with every other */
-	if (e->loaded && nj >= 2 && (nworse == nj || nbetter == nj)) {
+	/*
+	 * Every setting moved the same way by one amount: at least one of them
+	 * significantly; every one on that side by at least the threshold and
+	 * half the significant ones' mean change (a setting too noisy to be
+	 * significant alone still moved with the rest; one that stayed put did
+	 * not); and every interval meeting every other (no evidence that they
+	 * moved apart).
+	 */
+	if (e->loaded && nj >= 2 && (nworse > 0) != (nbetter > 0)) {
 		bool together = true;
+		int dir = nworse ? -1 : 1; /* in "better" terms */
+		double sig = 0, least;
 
+		for (size_t i = 0; i < e->ncells; i++)
+			if (e->cells[i].judged &&
+			    (e->cells[i].verdict == WQ_VERDICT_WORSE || e->cells[i].verdict == WQ_VERDICT_BETTER))
+				sig += fabs(e->cells[i].ch.pct) / (double)(nworse + nbetter);
+		least = fmax(e->threshold, sig / 2);
 		e->common_lo = INFINITY;
 		e->common_hi = -INFINITY;
-		for (size_t i = 0; i < e->ncells; i++) {
+		for (size_t i = 0; i < e->ncells && together; i++) {
 			const struct wq_exp_cell *x = &e->cells[i];
+			bool up;
 
 			if (!x->judged)
 				continue;
+			up = (x->ch.est > 0) == e->metric.higher_is_better;
+			if (x->ch.est == 0 || (up ? 1 : -1) != dir || !isfinite(x->ch.pct_lo) ||
+			    fabs(x->ch.pct) < least)
+				together = false;
 			e->common_lo = fmin(e->common_lo, x->ch.pct);
 			e->common_hi = fmax(e->common_hi, x->ch.pct);
 			for (size_t j = 0; j < e->ncells && together; j++) {
@@ -1009,7 +1028,7 @@ int wq_exp_judge(struct wq_exp *e)
 			}
 		}
 		if (together)
-			e->common = nworse ? -1 : 1;
+			e->common = dir;
 	}
 	for (size_t i = 0; i < e->ncells; i++)
 		if (e->cells[i].judged)
@@ -1055,7 +1074,8 @@ static json_object *jchange(const struct wq_diff *ch)
 	json_object_object_add(o, "high_pct", jnum(ch->pct_hi));
 	json_object_object_add(o, "p", jnum(ch->p));
 	json_object_object_add(o, "cv_pct", jnum(100 * ch->cv));
-	json_object_object_add(o, "runs_needed", ch->runs_needed ? json_object_new_int64((int64_t)ch->runs_needed) : NULL);
+	json_object_object_add(o, "runs_needed",
+			       ch->runs_needed ? json_object_new_int64((int64_t)ch->runs_needed) : NULL);
 	return o;
 }
 
@@ -1117,7 +1137,8 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 
 		if (e->common) {
 			cs = json_object_new_object();
-			json_object_object_add(cs, "direction", json_object_new_string(e->common < 0 ? "worse" : "better"));
+			json_object_object_add(cs, "direction",
+					       json_object_new_string(e->common < 0 ? "worse" : "better"));
 			json_object_object_add(cs, "low_pct", jnum(e->common_lo));
 			json_object_object_add(cs, "high_pct", jnum(e->common_hi));
 		}

@@ -183,8 +183,7 @@ static int parse(struct rd *r, json_object *doc, struct wq_saved_exp *x)
 		return e;
 	if ((e = string(r, field(metric, "name"), "metric.name", false, &x->metric)) < 0)
 		return e;
-	if ((v = field(doc, "kernel")) && !is(v, json_type_null) &&
-	    (e = string(r, v, "kernel", false, &x->kernel)) < 0)
+	if ((v = field(doc, "kernel")) && !is(v, json_type_null) && (e = string(r, v, "kernel", false, &x->kernel)) < 0)
 		return e;
 	x->higher_is_better = true;
 	if ((v = field(metric, "better"))) {

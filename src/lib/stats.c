@@ -184,7 +184,8 @@ double wq_stat_mwu(const double *a, size_t n, const double *b, size_t m)
 		 * (3 equal runs against 3 others) the approximation would go below
 		 * the 2/20 the exact test gives at best.
 		 */
-		return fmax(p, fmin(1, 2 * exp(lgamma((double)n + 1) + lgamma((double)m + 1) - lgamma((double)(n + m) + 1))));
+		return fmax(
+		    p, fmin(1, 2 * exp(lgamma((double)n + 1) + lgamma((double)m + 1) - lgamma((double)(n + m) + 1))));
 	}
 }
 

@@ -84,21 +84,25 @@ static void judge(void)
 	 */
 	ok(wq_stat_judge(a, 5, b, 5, true, 5, &ch) == WQ_VERDICT_BETTER, "5 vs 5 apart, higher is better: better");
 	ok(near(ch.est, 10) && near(ch.lo, 7) && near(ch.hi, 13), "change 10, interval 7 to 13");
-	ok(near(ch.pct, 1000.0 / 12) && near(ch.pct_lo, 700.0 / 12) && near(ch.pct_hi, 1300.0 / 12), "in percent of 12");
+	ok(near(ch.pct, 1000.0 / 12) && near(ch.pct_lo, 700.0 / 12) && near(ch.pct_hi, 1300.0 / 12),
+	   "in percent of 12");
 	ok(near(ch.p, 2.0 / 252), "p = 2/252");
 	ok(wq_stat_judge(a, 5, b, 5, false, 5, &ch) == WQ_VERDICT_WORSE, "lower is better: worse");
 	ok(wq_stat_judge(a, 5, b, 5, true, 90, &ch) == WQ_VERDICT_INCONCLUSIVE,
 	   "a threshold of 90%%, above the 83%% change whose interval reaches 108%%: inconclusive");
 	/* b = a + 0.2: differences 0.2 + (a_j - a_i), -1.8 to 2.2, all inside +-5% of 100 */
-	ok(wq_stat_judge(s1, 5, s2, 5, true, 5, &ch) == WQ_VERDICT_SAME, "a 0.2%% shift, interval inside +-5%%: no change");
-	ok(ch.pct_lo > -5 && ch.pct_hi < 5 && ch.pct_lo <= ch.pct && ch.pct <= ch.pct_hi, "its interval holds the estimate");
+	ok(wq_stat_judge(s1, 5, s2, 5, true, 5, &ch) == WQ_VERDICT_SAME,
+	   "a 0.2%% shift, interval inside +-5%%: no change");
+	ok(ch.pct_lo > -5 && ch.pct_hi < 5 && ch.pct_lo <= ch.pct && ch.pct <= ch.pct_hi,
+	   "its interval holds the estimate");
 	/*
 	 * 3 vs 3: no 95% interval exists (P(U = 0) = 1/20 > 0.025). The noise: MADs
 	 * about each median 10 0 10 and 10 0 10, pooled median 10, x 1.4826 = 14.826,
 	 * 14.826% of 100. Runs a side for 5% at 80% power: 2 (2.8016 x 14.826 / 5)^2
 	 * / (3 / pi) = 144.54, so 145
 	 */
-	ok(wq_stat_judge(n1, 3, n2, 3, true, 5, &ch) == WQ_VERDICT_INCONCLUSIVE, "3 vs 3 with 15%% noise: inconclusive");
+	ok(wq_stat_judge(n1, 3, n2, 3, true, 5, &ch) == WQ_VERDICT_INCONCLUSIVE,
+	   "3 vs 3 with 15%% noise: inconclusive");
 	ok(isnan(ch.lo) && isnan(ch.pct_lo), "no interval from 3 runs");
 	ok(fabs(ch.cv - 0.14826) < 1e-9, "noise 14.826%%");
 	ok(ch.runs_needed == 145, "145 runs a setting would tell 5%%");

@@ -206,24 +206,24 @@ judge() { # krel log
 
 	# 8. the role wqctl.wqctl.wqctl, by the README's site.yml on the guest with
 	# wqctl removed (its configuration stays, as apt-get remove leaves it).
-	# Expected by hand from roles/wqctl/tasks/main.yml: the copy task puts the
-	# .deb (here a file of the same machine, the controller) into the host's
-	# cache and the .deb task installs it, the name and RPM tasks are skipped, the boot unit is already enabled
+	# Expected by hand from roles/wqctl/tasks/main.yml: the directory task makes
+	# the host's cache, the copy task puts the .deb (here a file of the same
+	# machine, the controller) there and the .deb task installs it, the name and RPM tasks are skipped, the boot unit is already enabled
 	# (the package's postinst enables it again, as it was before the removal),
 	# the timer (disabled before the removal) is enabled and started.
 	is "$tag: apt-get remove wqctl before the role" "$(line ROLE-REMOVED)" "rc=0 deinstall ok config-files wqctl=none"
 	is "$tag: ansible-galaxy collection install from the tarball" "$(line GALAXY | awk '{ print $1 }')" rc=0 "$(line GALAXY)"
 	r1=$(line 'ROLE-RUN 1') r2=$(line 'ROLE-RUN 2')
-	is "$tag: the role's first run: 4 changed, 2 skipped, nothing failed ($(awk '{ print $2 }' <<<"$r1"))" \
-		"$(cut -d' ' -f1,3- <<<"$r1")" "rc=0 ok=6 changed=4 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
+	is "$tag: the role's first run: 5 changed, 2 skipped, nothing failed ($(awk '{ print $2 }' <<<"$r1"))" \
+		"$(cut -d' ' -f1,3- <<<"$r1")" "rc=0 ok=7 changed=5 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
 		"$(lines ROLE-ERR-1)"
 	# (a task with a loop, the profile set, says 'changed' once for each item that changed: once here)
-	is "$tag: ... changed: the .deb copied and installed, the metrics timer and the profile set" \
+	is "$tag: ... changed: the cache directory, the .deb copied and installed, the metrics timer and the profile set" \
 		"$(lines ROLE-TASK-1 | awk '$1 == "changed"' | cut -d' ' -f2- | uniq | tr '\n' '|')" \
-		"wqctl.wqctl.wqctl : Copy the package file to the host|wqctl.wqctl.wqctl : Install wqctl from a package file|wqctl.wqctl.wqctl : Write metrics for node_exporter every minute|wqctl.wqctl.wqctl : Install, activate and apply the profiles|" \
+		"wqctl.wqctl.wqctl : Make the host's directory for the package file|wqctl.wqctl.wqctl : Copy the package file to the host|wqctl.wqctl.wqctl : Install wqctl from a package file|wqctl.wqctl.wqctl : Write metrics for node_exporter every minute|wqctl.wqctl.wqctl : Install, activate and apply the profiles|" \
 		"$(lines ROLE-TASK-1)"
 	is "$tag: the role's second run changes nothing ($(awk '{ print $2 }' <<<"$r2"))" \
-		"$(cut -d' ' -f1,3- <<<"$r2")" "rc=0 ok=6 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
+		"$(cut -d' ' -f1,3- <<<"$r2")" "rc=0 ok=7 changed=0 unreachable=0 failed=0 skipped=2 rescued=0 ignored=0 " \
 		"$(lines ROLE-TASK-2)" "$(lines ROLE-ERR-2)"
 	# the fleet's profile set (site.yml): both active; on this 6.x kernel fleet-7x is outside its
 	# kernels and fleet-storage's cache_shard section is when-false, so verify lists writeback only
