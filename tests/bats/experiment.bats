@@ -478,3 +478,32 @@ EOF
 	assert_failure 2
 	assert_output "wqctl: experiment: --list takes nothing else"
 }
+
+@test "a run far from the others and runs that rise over the rounds are named (issue 62)" {
+	# one setting, so the runs come in round order; the workload prints the next value of a list
+	printf '%s\n' 100 101 99 100 300 100 >"$BATS_TEST_TMPDIR/values"
+	cat >"$BATS_TEST_TMPDIR/next.sh" <<EOF
+#!/bin/sh
+n=\$(cat "$BATS_TEST_TMPDIR/n" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$BATS_TEST_TMPDIR/n"
+echo "value \$(sed -n "\$((n + 1))p" "$BATS_TEST_TMPDIR/values")"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/next.sh"
+	run wq experiment --runs 6 --metric 're:value ([0-9]+)' -- "$BATS_TEST_TMPDIR/next.sh"
+	assert_success
+	# median 100, deviations 0 1 1 0 200 0: MAD 0.5; 300 scores 0.6745 x 200 / 0.5 = 270 > 14; 101 scores 1.3
+	assert_output --partial "wqctl: experiment: none: run 5 (300) lies far from the others (median 100): something else may have run then"
+	assert_equal "$(grep -c 'lies far from the others' <<<"$output")" 1
+	# 10, 20 ... 80: every pair rises, Kendall's tau 1, p = 0.00084 < 0.01
+	rm "$BATS_TEST_TMPDIR/n"
+	seq 10 10 80 >"$BATS_TEST_TMPDIR/values"
+	run wq experiment --runs 8 --metric 're:value ([0-9]+)' -- "$BATS_TEST_TMPDIR/next.sh"
+	assert_success
+	assert_output --partial "wqctl: experiment: none: the runs go up over the rounds (Kendall's tau 1.00, p=0.00084): the machine drifted"
+	# 6 runs in no order: nothing named
+	rm "$BATS_TEST_TMPDIR/n"
+	printf '%s\n' 100 104 98 102 99 101 >"$BATS_TEST_TMPDIR/values"
+	run wq experiment --runs 6 --metric 're:value ([0-9]+)' -- "$BATS_TEST_TMPDIR/next.sh"
+	refute_output --partial "far from the others"
+	refute_output --partial "over the rounds"
+}
