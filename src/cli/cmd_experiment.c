@@ -527,7 +527,7 @@ static int print_table(struct xp *x)
 
 			set_num(&o, ln, COL_WAIT_P99, w >= 0 ? w : NAN);
 		}
-		out_set(&o, ln, COL_NOTE, wq_exp_note(e, c));
+		out_set(&o, ln, COL_NOTE, wq_exp_note(c));
 	}
 	rc = out_print(&o);
 	out_free(&o);

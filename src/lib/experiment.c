@@ -973,7 +973,7 @@ int wq_exp_judge(struct wq_exp *e)
 		free(c->outlier);
 		if (!(c->outlier = calloc(c->n ? c->n : 1, sizeof(bool))))
 			return -ENOMEM;
-		c->noutliers = wq_stat_outliers(c->val, c->n, c->outlier);
+		wq_stat_outliers(c->val, c->n, c->outlier);
 		c->trend_p = wq_stat_trend(c->val, c->n, &c->trend_tau);
 		c->judged = false;
 		if (e->loaded ? !c->has_base : c == b) {
@@ -1046,9 +1046,8 @@ bool wq_exp_regressed(const struct wq_exp *e)
 	return false;
 }
 
-const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c)
+const char *wq_exp_note(const struct wq_exp_cell *c)
 {
-	(void)e;
 	return c->note;
 }
 
@@ -1168,7 +1167,7 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 				       (!e->loaded && i == 0) ? NULL : jnum(wq_stat_reldiff(ref, c->st.median)));
 		if (e->loaded && c->has_base)
 			json_object_object_add(o, "baseline", jstat(&c->base_st));
-		json_object_object_add(o, "note", json_object_new_string(wq_exp_note(e, c)));
+		json_object_object_add(o, "note", json_object_new_string(wq_exp_note(c)));
 		json_object_object_add(o, "verdict",
 				       c->judged ? json_object_new_string(wq_verdict_name(c->verdict)) : NULL);
 		json_object_object_add(o, "change", c->judged ? jchange(&c->ch) : NULL);

@@ -74,7 +74,6 @@ struct wq_exp_cell {
 	enum wq_verdict verdict;
 	struct wq_diff ch;
 	bool *outlier; /* per run: far from the others */
-	size_t noutliers;
 	double trend_tau, trend_p; /* over the runs in the order they ran */
 	char note[224];
 };
@@ -225,7 +224,7 @@ int wq_exp_judge(struct wq_exp *e);
  */
 bool wq_exp_regressed(const struct wq_exp *e);
 /* A cell's note (wq_exp_judge()): baseline, or the verdict with the change and its interval. */
-const char *wq_exp_note(const struct wq_exp *e, const struct wq_exp_cell *c);
+const char *wq_exp_note(const struct wq_exp_cell *c);
 /* The whole experiment: what -J prints and --save keeps (the runs move into it). */
 struct json_object *wq_exp_document(struct wq_exp *e, bool restored);
 /* Is there a saved experiment of this name? */

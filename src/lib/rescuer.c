@@ -194,7 +194,8 @@ bool wq_rescuers_findable(struct wq_ctx *ctx)
 	return any;
 }
 
-void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn)
+/* Drops from v (*n of them, order kept) the rescuers of the workqueues NAMES. */
+static void drop_named(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn)
 {
 	size_t k = 0;
 
@@ -235,7 +236,7 @@ int wq_rescuers_outside(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n)
 		*n = 0;
 		return r;
 	}
-	wq_rescuers_drop(*out, n, names, nn);
+	drop_named(*out, n, names, nn);
 	wq_names_free(names, nn);
 	return 0;
 }

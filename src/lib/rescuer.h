@@ -45,8 +45,6 @@ int wq_rescuers(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n);
  * wq_rescuers() reads every kernel thread.
  */
 bool wq_rescuers_findable(struct wq_ctx *ctx);
-/* Drops from v (*n of them, order kept) the rescuers of the workqueues NAMES. */
-void wq_rescuers_drop(struct wq_rescuer *v, size_t *n, char *const *names, size_t nn);
 /* The same, less those whose workqueue sysfs lists: the workqueues known to exist outside it. */
 int wq_rescuers_outside(struct wq_ctx *ctx, struct wq_rescuer **out, size_t *n);
 

@@ -144,31 +144,42 @@ static bool exact_ok(size_t n, size_t m, bool ties)
 	return !ties && n <= EXACT_MAX && m <= EXACT_MAX;
 }
 
-double wq_stat_mwu(const double *a, size_t n, const double *b, size_t m)
+/*
+ * The exact distribution of U for n and m runs (n*m + 1 counts, malloc'ed),
+ * or NULL where the normal approximation serves instead (ties, more than
+ * EXACT_MAX a side, no memory). The p-value and the interval share it.
+ */
+static double *exact_counts(size_t n, size_t m, bool ties)
 {
-	double u, nm = (double)n * (double)m, p;
-	bool ties;
+	double *f;
 
-	if (!n || !m)
-		return 1;
-	u = u_stat(a, n, b, m, &ties);
-	if (exact_ok(n, m, ties)) {
-		size_t len = n * m + 1, k = (size_t)u;
-		double *f = malloc(len * sizeof(double)), total = 0, lo = 0, hi = 0;
-
-		if (f && mwu_counts(n, m, f) == 0) {
-			for (size_t i = 0; i < len; i++) {
-				total += f[i];
-				if (i <= k)
-					lo += f[i];
-				if (i >= k)
-					hi += f[i];
-			}
-			free(f);
-			p = 2 * fmin(lo, hi) / total;
-			return p > 1 ? 1 : p;
-		}
+	if (!exact_ok(n, m, ties) || !(f = malloc((n * m + 1) * sizeof(double))))
+		return NULL;
+	if (mwu_counts(n, m, f) < 0) {
 		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* the two-sided p of U = u: from the exact counts f, else the normal approximation */
+static double mwu_p(const double *a, size_t n, const double *b, size_t m, double u, const double *f)
+{
+	double nm = (double)n * (double)m, p;
+
+	if (f) {
+		size_t len = n * m + 1, k = (size_t)u;
+		double total = 0, lo = 0, hi = 0;
+
+		for (size_t i = 0; i < len; i++) {
+			total += f[i];
+			if (i <= k)
+				lo += f[i];
+			if (i >= k)
+				hi += f[i];
+		}
+		p = 2 * fmin(lo, hi) / total;
+		return p > 1 ? 1 : p;
 	}
 	{
 		double N = (double)(n + m), var = nm / 12.0 * ((N + 1) - tie_sum(a, n, b, m) / (N * (N - 1))), z;
@@ -189,6 +200,20 @@ double wq_stat_mwu(const double *a, size_t n, const double *b, size_t m)
 	}
 }
 
+double wq_stat_mwu(const double *a, size_t n, const double *b, size_t m)
+{
+	double u, p, *f;
+	bool ties;
+
+	if (!n || !m)
+		return 1;
+	u = u_stat(a, n, b, m, &ties);
+	f = exact_counts(n, m, ties);
+	p = mwu_p(a, n, b, m, u, f);
+	free(f);
+	return p;
+}
+
 size_t wq_stat_min_runs(void)
 {
 	/* two-sided: 2 / C(2k, k) < alpha; C(6,3) = 20 gives 0.1, C(8,4) = 70 gives 0.029 */
@@ -207,23 +232,19 @@ size_t wq_stat_min_runs(void)
  * differences): the largest k with P(U <= k - 1) <= alpha / 2. 0 when the
  * runs are too few for any.
  */
-static size_t moses_k(size_t n, size_t m, bool ties)
+static size_t moses_k(size_t n, size_t m, const double *f)
 {
 	double nm = (double)n * (double)m;
 
-	if (exact_ok(n, m, ties)) {
+	if (f) {
 		size_t len = n * m + 1, k = 0;
-		double *f = malloc(len * sizeof(double)), total = 0, cum = 0;
+		double total = 0, cum = 0;
 
-		if (f && mwu_counts(n, m, f) == 0) {
-			for (size_t i = 0; i < len; i++)
-				total += f[i];
-			while (k < len && (cum + f[k]) / total <= WQ_STAT_ALPHA / 2)
-				cum += f[k++];
-			free(f);
-			return k;
-		}
-		free(f);
+		for (size_t i = 0; i < len; i++)
+			total += f[i];
+		while (k < len && (cum + f[k]) / total <= WQ_STAT_ALPHA / 2)
+			cum += f[k++];
+		return k;
 	}
 	{
 		/* the normal quantile of 1 - alpha / 2 */
@@ -265,7 +286,7 @@ enum wq_verdict wq_stat_judge(const double *a, size_t n, const double *b, size_t
 			      double threshold_pct, struct wq_diff *out)
 {
 	size_t nm = n * m, k;
-	double *d, ma, sd, need;
+	double *d, *f, ma, sd, need, u;
 	bool ties, worse;
 
 	out->p = 1;
@@ -278,14 +299,16 @@ enum wq_verdict wq_stat_judge(const double *a, size_t n, const double *b, size_t
 			d[i * m + j] = b[j] - a[i];
 	qsort(d, nm, sizeof(double), cmp_double);
 	out->est = median_of(d, 0, nm);
-	u_stat(a, n, b, m, &ties);
-	k = moses_k(n, m, ties);
+	u = u_stat(a, n, b, m, &ties);
+	f = exact_counts(n, m, ties);
+	k = moses_k(n, m, f);
 	if (k >= 1 && k <= nm - k + 1) {
 		out->lo = d[k - 1];
 		out->hi = d[nm - k];
 	}
 	free(d);
-	out->p = wq_stat_mwu(a, n, b, m);
+	out->p = mwu_p(a, n, b, m, u, f);
+	free(f);
 	{
 		struct wq_stat st;
 
