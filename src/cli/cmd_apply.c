@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../lib/macro.h"
+#include "../lib/state.h"
 #include "../lib/owner.h"
 #include "../lib/wq.h"
 #include "cli.h"

@@ -12,6 +12,7 @@
 #include "../lib/knob.h"
 #include "../lib/macro.h"
 #include "../lib/owner.h"
+#include "../lib/state.h"
 #include "../lib/topo.h"
 #include "../lib/verdict.h"
 #include "../lib/wq.h"
@@ -136,10 +137,14 @@ static void profiles(struct cli *cli)
 /* Experiments kept by experiment --save (below the root). */
 static void experiments(struct cli *cli)
 {
-	_cleanup_free_ char *dir = NULL;
+	char **names = NULL;
+	size_t n = 0;
 
-	if (cli_ctx(cli) && (dir = wq_root_join(cli->ctx->root, "var/lib/wqctl/experiments")))
-		names_in(cli, dir, ".json");
+	if (!cli_ctx(cli) || wq_saved_names(cli->ctx, &names, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	cli_strv_free(names, n);
 }
 
 static int run(struct cli *cli, int argc, char **argv)

@@ -20,6 +20,7 @@
 
 #include "../lib/apply.h"
 #include "../lib/experiment.h"
+#include "../lib/state.h"
 #include "../lib/khist.h"
 #include "../lib/macro.h"
 #include "../lib/verdict.h"
@@ -67,9 +68,9 @@ static int list_saved(struct cli *cli)
 		out_free(&o);
 		return EXIT_FAIL;
 	}
-	r = wq_exp_saved_names(cli->ctx, &names, &n);
+	r = wq_saved_names(cli->ctx, &names, &n);
 	if (r < 0) {
-		_cleanup_free_ char *at = wq_exp_saved_path(cli->ctx, "");
+		_cleanup_free_ char *at = wq_saved_path(cli->ctx, "");
 
 		cli_err(cli, "%s: cannot list: %s", at ? at : "experiments", wq_strerror(-r));
 		out_free(&o);
@@ -680,7 +681,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 				     "--profile, --runs, --warmup, --metric, --better, --watch or command");
 			return EXIT_USAGE;
 		}
-		if (!wq_exp_name_ok(e->compare)) {
+		if (!wq_saved_name_ok(e->compare)) {
 			cli_err(cli, "experiment: --compare '%s': a name is letters, digits, '.', '_' and '-'",
 				e->compare);
 			return EXIT_USAGE;
@@ -696,7 +697,7 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		cli_err(cli, "experiment: --watch counts work through the tracepoints, which --no-monitor turns off");
 		return EXIT_USAGE;
 	}
-	if (e->save && !wq_exp_name_ok(e->save)) {
+	if (e->save && !wq_saved_name_ok(e->save)) {
 		cli_err(cli, "experiment: --save '%s': a name is letters, digits, '.', '_' and '-'", e->save);
 		return EXIT_USAGE;
 	}
@@ -770,7 +771,7 @@ static int build(struct xp *x)
 	if (e->compare && (r = wq_exp_load(e)) < 0)
 		return r == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
 	/* a baseline is not replaced by accident: checked before the first run, not after the last */
-	if (e->save && wq_exp_saved_exists(e, e->save) && !e->force) {
+	if (e->save && wq_saved_exists(e->ctx, e->save) && !e->force) {
 		cli_err(x->cli,
 			"experiment: --save %s: a saved experiment of that name exists; add --force to replace it",
 			e->save);

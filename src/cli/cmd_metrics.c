@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../lib/apply.h"
+#include "../lib/state.h"
 #include "../lib/check.h"
 #include "../lib/explain.h"
 #include "../lib/kver.h"

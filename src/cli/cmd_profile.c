@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../lib/macro.h"
+#include "../lib/state.h"
 #include "cli.h"
 #include "plan_out.h"
 #include "profiles.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../lib/apply.h"
+#include "../lib/state.h"
 #include "../lib/macro.h"
 #include "../lib/plan.h"
 #include "../lib/profile.h"

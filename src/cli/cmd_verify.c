@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/apply.h"
+#include "../lib/state.h"
 #include "../lib/macro.h"
 #include "../lib/verdict.h"
 #include "../lib/wq.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../lib/macro.h"
+#include "../lib/state.h"
 #include "profiles.h"
 
 int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n)

@@ -15,10 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apply.h"
 #include "macro.h"
-#include "minact.h"
 #include "mountopt.h"
+#include "state.h"
 #include "verdict.h"
 
 /*
@@ -82,6 +81,48 @@ static void note_failed(struct wq_ctx *ctx, const struct wq_change *c, int r)
 {
 	wq_log(ctx, WQ_LOG_ERR, "%s: cannot journal the current value: %s", c->object,
 	       r == -EINVAL ? "it holds a control character" : wq_strerror(-r));
+}
+
+/* After a plan's writes (under the lock): record every max_active below min_active written to an unbound wq. */
+static int note_minact(struct wq_ctx *ctx, const struct wq_plan *plan)
+{
+	static const char prefix[] = WQ_P_WQ "/";
+	_cleanup_free_ struct wq_minact_low *low = NULL;
+	_cleanup_free_ char *names = NULL;
+	size_t n = 0;
+	const char *why;
+
+	if (wq_ctx_era(ctx, &why) != WQ_ERA_C || !plan->n)
+		return 0;
+	low = calloc(plan->n, sizeof(*low));
+	names = calloc(plan->n, WQ_NAME_MAX);
+	if (!low || !names)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct wq_change *c = &plan->c[i];
+		char *name = names + n * WQ_NAME_MAX, per_cpu[320];
+		_cleanup_free_ char *pc = NULL;
+		const char *slash;
+		int v = atoi(c->new);
+
+		if (c->state != WQ_CH_WRITTEN || strncmp(c->path, prefix, sizeof(prefix) - 1))
+			continue;
+		slash = strchr(c->path + sizeof(prefix) - 1, '/');
+		if (!slash || strcmp(slash, "/max_active") ||
+		    (size_t)(slash - c->path) - (sizeof(prefix) - 1) >= WQ_NAME_MAX)
+			continue;
+		/* at or above the default min_active it lowers nothing: no file to read */
+		if (v >= wq_kver_dfl_min_active(&ctx->kver))
+			continue;
+		snprintf(name, WQ_NAME_MAX, "%.*s", (int)(slash - c->path - (sizeof(prefix) - 1)),
+			 c->path + sizeof(prefix) - 1);
+		/* per-cpu workqueues have no node counters, hence no min_active */
+		wq_attr_path(per_cpu, sizeof(per_cpu), name, "per_cpu");
+		if (wq_root_read(ctx->root, per_cpu, &pc) < 0 || atoi(pc) != 0)
+			continue;
+		low[n++] = (struct wq_minact_low){name, v};
+	}
+	return n ? wq_minact_record(ctx, low, n) : 0;
 }
 
 int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int taken)
@@ -169,7 +210,7 @@ int wq_plan_commit(struct wq_ctx *ctx, struct wq_plan *plan, int wait_ms, int ta
 		wq_log(ctx, WQ_LOG_INFO, "%s: %s", plan->c[i].object,
 		       plan->c[i].state == WQ_CH_UNCHANGED ? "unchanged" : "written");
 	/* a max_active below min_active lowered it until the workqueue is recreated: keep that known */
-	r = wq_minact_note(ctx, plan);
+	r = note_minact(ctx, plan);
 	if (r < 0)
 		wq_log(ctx, WQ_LOG_WARNING, "run/wqctl/min_active: cannot record the lowered min_active: %s",
 		       wq_strerror(-r));
@@ -269,7 +310,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		if (wq_root_drop_temp(ctx->root, j.e[i].path) > 0)
 			wq_log(ctx, WQ_LOG_NOTICE, "%s: removed the temporary file a killed run left beside it",
 			       j.e[i].path);
-	wq_root_drop_temp(ctx->root, "run/wqctl/journal");
+	wq_journal_drop_temp(ctx);
 	drop = calloc(j.n ? j.n : 1, sizeof(*drop));
 	if (!drop) {
 		wq_journal_free(&j);

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apply.h"
+#include "state.h"
 #include "commit.h"
 #include "jsonc.h"
 #include "klat.h"
@@ -34,7 +34,6 @@
 #include "plan.h"
 #include "root.h"
 
-#define EXPERIMENTS_DIR "var/lib/wqctl/experiments"
 #define MAX_OUTPUT (64UL << 20)
 
 static volatile sig_atomic_t got_signal;
@@ -1189,17 +1188,6 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	return doc;
 }
 
-bool wq_exp_name_ok(const char *n)
-{
-	if (!*n || strlen(n) > 64 || n[0] == '.')
-		return false;
-	for (const char *p = n; *p; p++)
-		if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= 'A' && *p <= 'Z')))
-			return false;
-	return true;
-}
-
 static void fill_doc(FILE *f, const void *data)
 {
 	fputs(json_object_to_json_string_ext((json_object *)data, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -1208,22 +1196,13 @@ static void fill_doc(FILE *f, const void *data)
 	fputc('\n', f);
 }
 
-bool wq_exp_saved_exists(const struct wq_exp *e, const char *name)
-{
-	char rel[160];
-
-	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
-	return wq_root_exists(e->ctx->root, rel);
-}
-
 int wq_exp_save(struct wq_exp *e, json_object *doc)
 {
 	char rel[160];
-	int r = wq_root_mkdirs(e->ctx->root, EXPERIMENTS_DIR);
+	int r;
 
-	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", e->save);
-	if (r == 0)
-		r = wq_root_replace(e->ctx->root, rel, 0644, fill_doc, doc);
+	snprintf(rel, sizeof(rel), WQ_SAVED_DIR "/%s.json", e->save);
+	r = wq_saved_write(e->ctx, e->save, fill_doc, doc);
 	if (r < 0) {
 		wq_log(e->ctx, WQ_LOG_ERR, "%s: cannot save the experiment: %s", rel, wq_strerror(-r));
 		return r;
@@ -1239,90 +1218,22 @@ int wq_exp_save(struct wq_exp *e, json_object *doc)
  * as root's command, so it must be root's alone as a profile is (owner,
  * mode, every directory on its path), and every field is checked.
  */
-static void add_name(const char *name, void *data)
-{
-	struct {
-		char **v;
-		size_t n;
-		int err;
-	} *l = data;
-	size_t len = strlen(name);
-	char **nv;
-
-	if (l->err || len <= 5 || strcmp(name + len - 5, ".json"))
-		return;
-	nv = realloc(l->v, sizeof(*nv) * (l->n + 1));
-	if (!nv || !(nv[l->n] = strndup(name, len - 5))) {
-		if (nv)
-			l->v = nv;
-		l->err = -ENOMEM;
-		return;
-	}
-	l->v = nv;
-	if (wq_exp_name_ok(nv[l->n]))
-		l->n++;
-	else
-		free(nv[l->n]);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int wq_exp_saved_names(struct wq_ctx *ctx, char ***names, size_t *n)
-{
-	struct {
-		char **v;
-		size_t n;
-		int err;
-	} l = {0};
-	int r = wq_root_each_name(ctx->root, EXPERIMENTS_DIR, add_name, &l);
-
-	if (r == -ENOENT)
-		r = 0;
-	if (r == 0)
-		r = l.err;
-	if (r < 0) {
-		for (size_t i = 0; i < l.n; i++)
-			free(l.v[i]);
-		free(l.v);
-		return r;
-	}
-	if (l.n)
-		qsort(l.v, l.n, sizeof(*l.v), cmp_str);
-	*names = l.v;
-	*n = l.n;
-	return 0;
-}
-
-char *wq_exp_saved_path(struct wq_ctx *ctx, const char *name)
-{
-	char rel[160];
-
-	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
-	return wq_root_join(ctx->root, rel);
-}
-
 int wq_exp_read_saved(struct wq_ctx *ctx, const char *name, struct wq_saved_exp *b)
 {
-	char rel[160], why[PATH_MAX + 64];
-	_cleanup_free_ char *text = NULL, *shown = wq_exp_saved_path(ctx, name);
+	char why[PATH_MAX + 64];
+	_cleanup_free_ char *text = NULL, *shown = wq_saved_path(ctx, name);
 	const char *at = shown ? shown : name;
 	int fd, r;
 
-	snprintf(rel, sizeof(rel), EXPERIMENTS_DIR "/%s.json", name);
-	fd = wq_root_open_file(ctx->root, rel, O_RDONLY, 0);
+	fd = wq_saved_open(ctx, name, why, sizeof(why));
+	if (fd == -EPERM && why[0]) {
+		wq_log(ctx, WQ_LOG_ERR, "%s: refusing to run its command: %s", at, why);
+		return -EIO;
+	}
 	if (fd < 0) {
 		if (fd != -ENOENT)
 			wq_log(ctx, WQ_LOG_ERR, "%s: cannot read the baseline: %s", at, wq_strerror(-fd));
 		return fd;
-	}
-	r = wq_fd_trusted(fd, why, sizeof(why));
-	if (r < 0) {
-		wq_log(ctx, WQ_LOG_ERR, "%s: refusing to run its command: %s", at, r == -EPERM ? why : wq_strerror(-r));
-		close(fd);
-		return -EIO;
 	}
 	r = wq_fd_read(fd, &text);
 	close(fd);
@@ -1347,12 +1258,12 @@ int wq_exp_load(struct wq_exp *e)
 	int r = wq_exp_read_saved(e->ctx, e->compare, b);
 
 	if (r == -ENOENT) {
-		_cleanup_free_ char *at = wq_exp_saved_path(e->ctx, e->compare);
+		_cleanup_free_ char *at = wq_saved_path(e->ctx, e->compare);
 		char **names = NULL, list[512] = "";
 		size_t n = 0, len = 0;
 
 		/* what there is to compare with, so that a typo is seen at once */
-		if (wq_exp_saved_names(e->ctx, &names, &n) == 0)
+		if (wq_saved_names(e->ctx, &names, &n) == 0)
 			for (size_t i = 0; i < n; i++) {
 				if (len < sizeof(list))
 					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
@@ -1394,7 +1305,7 @@ int wq_exp_load(struct wq_exp *e)
 	e->metric.higher_is_better = b->higher_is_better;
 	r = metric_parse(&e->metric, b->metric, why, sizeof(why));
 	if (r < 0) {
-		_cleanup_free_ char *at = wq_exp_saved_path(e->ctx, e->compare);
+		_cleanup_free_ char *at = wq_saved_path(e->ctx, e->compare);
 
 		wq_log(e->ctx, WQ_LOG_ERR, "%s: metric: %s", at ? at : e->compare, why);
 		return -EIO;

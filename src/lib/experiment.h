@@ -145,12 +145,6 @@ int wq_exp_choice_add(struct wq_exp *e, struct wq_exp_choice *c, const char *obj
  */
 int wq_exp_build_cells(struct wq_exp *e);
 
-/* Name of a saved experiment: letters, digits, '.', '_', '-', not starting with '.'. */
-bool wq_exp_name_ok(const char *n);
-/* The names of the saved experiments (var/lib/wqctl/experiments), sorted; none: 0 with *n 0. 0 or -errno. */
-int wq_exp_saved_names(struct wq_ctx *ctx, char ***names, size_t *n);
-/* Where the saved experiment NAME is, as a host path (malloc'ed), or NULL. */
-char *wq_exp_saved_path(struct wq_ctx *ctx, const char *name);
 /*
  * Read and check a saved experiment as --compare does (root's alone, every
  * field checked): 0, -ENOENT (not logged), or -errno after the error was logged.
@@ -227,8 +221,6 @@ bool wq_exp_regressed(const struct wq_exp *e);
 const char *wq_exp_note(const struct wq_exp_cell *c);
 /* The whole experiment: what -J prints and --save keeps (the runs move into it). */
 struct json_object *wq_exp_document(struct wq_exp *e, bool restored);
-/* Is there a saved experiment of this name? */
-bool wq_exp_saved_exists(const struct wq_exp *e, const char *name);
 /* Keep doc as var/lib/wqctl/experiments/SAVE.json. 0 or -errno (logged). */
 int wq_exp_save(struct wq_exp *e, struct json_object *doc);
 

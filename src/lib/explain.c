@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "minact.h"
 #include "macro.h"
+#include "state.h"
 #include "topo.h"
 
 /* the model's own notes and the caller's go the same way */

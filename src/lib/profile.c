@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* INI profiles through inih: reading, includes, search path, masking, the active set. */
+/* INI profiles through inih: reading, includes, search path, masking. */
 #define _GNU_SOURCE
 #include "profile.h"
 
@@ -24,7 +24,6 @@
 
 const char *const wq_profile_default_dirs[3] = {"etc/wqctl/profiles", "run/wqctl/profiles", WQCTL_LIBDIR "/profiles"};
 
-#define ACTIVE_FILE "etc/wqctl/active-profiles"
 #define LOCAL_DIR "etc/wqctl/profiles"
 #define MAX_INCLUDE_DEPTH 16
 
@@ -833,109 +832,6 @@ void wq_pset_free(struct wq_pset *set)
 		sect_free(&set->s[i]);
 	free(set->s);
 	memset(set, 0, sizeof(*set));
-}
-
-char *wq_active_path(struct wq_ctx *ctx)
-{
-	return wq_root_join(ctx->root, ACTIVE_FILE);
-}
-
-int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
-{
-	_cleanup_free_ char *path = wq_active_path(ctx);
-	_cleanup_fclose_ FILE *f = NULL;
-	size_t cnt = 0;
-	char **v = NULL;
-	int lineno = 0, fd;
-
-	*names = NULL;
-	*n = 0;
-	if (!path)
-		return -ENOMEM;
-	fd = wq_root_open_file(ctx->root, ACTIVE_FILE, O_RDONLY, 0);
-	if (fd < 0)
-		return fd;
-	{
-		char why[PATH_MAX + 64];
-		int e = wq_fd_trusted(fd, why, sizeof(why));
-
-		if (e == 0)
-			e = too_large(fd, why, sizeof(why));
-		if (e < 0) {
-			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", ACTIVE_FILE,
-			       e == -EPERM ? why : wq_strerror(-e));
-			close(fd);
-			return -EINVAL;
-		}
-	}
-	f = fdopen(fd, "re");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	for (;;) {
-		char line[256], *s = line, *e;
-		ssize_t len = read_line(f, line, sizeof(line));
-
-		if (len == 0)
-			break;
-		lineno++;
-		if (len < 0 || memchr(line, '\0', (size_t)len)) {
-			wq_log(ctx, WQ_LOG_ERR, "%s:%d: %s", path, lineno,
-			       len < 0 ? "line is longer than 254 bytes" : "binary data (NUL byte)");
-			for (size_t i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
-			return -EINVAL;
-		}
-		if ((e = strchr(s, '#')))
-			*e = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]);)
-			*--e = '\0';
-		if (!*s)
-			continue;
-		if (!wq_profile_name_is_valid(s)) {
-			wq_log(ctx, WQ_LOG_ERR, "%s:%d: '%s' is not a profile name", path, lineno, s);
-			for (size_t i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
-			return -EINVAL;
-		}
-		if (append_string(&v, cnt, strdup(s)) < 0 || !v[cnt]) {
-			for (size_t i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
-			return -ENOMEM;
-		}
-		cnt++;
-	}
-	*names = v;
-	*n = cnt;
-	return 0;
-}
-
-struct active_list {
-	char *const *names;
-	size_t n;
-};
-
-static void fill_active(FILE *f, const void *data)
-{
-	const struct active_list *a = data;
-
-	fputs("# Active wqctl profiles, applied in order (written by 'wqctl profile use')\n", f);
-	for (size_t i = 0; i < a->n; i++)
-		fprintf(f, "%s\n", a->names[i]);
-}
-
-int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n)
-{
-	struct active_list a = {names, n};
-	int r = wq_root_mkdirs(ctx->root, "etc/wqctl");
-
-	return r < 0 ? r : wq_root_replace(ctx->root, ACTIVE_FILE, 0644, fill_active, &a);
 }
 
 /* --- the administrator's profiles (etc/wqctl/profiles) --------------------- */

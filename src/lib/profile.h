@@ -73,13 +73,6 @@ void wq_pset_free(struct wq_pset *set);
  */
 int wq_kernels_match(const char *range, const struct wq_kver *kv);
 
-/* The active profile names from the active-profiles file below root. 0, -ENOENT or -errno. */
-int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n);
-/* Replace the active set atomically (temp file + rename). 0 or -errno. */
-int wq_active_write(struct wq_ctx *ctx, char *const *names, size_t n);
-/* Path of the active-profiles file (malloc'ed). */
-char *wq_active_path(struct wq_ctx *ctx);
-
 /*
  * The administrator's profile NAME, etc/wqctl/profiles/NAME.conf below the
  * root, every path resolved inside it (no link leads out of a sysroot).

@@ -66,3 +66,11 @@ char *wq_text_safe(const char *s, bool keep_lf)
 	out[o] = '\0';
 	return out;
 }
+
+bool wq_value_has_ctrl(const char *v)
+{
+	for (; v && *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return true;
+	return false;
+}

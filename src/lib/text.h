@@ -27,5 +27,11 @@ bool wq_text_is_control(const char *s, size_t len);
  * feeds) is U+FFFD.
  */
 char *wq_text_safe(const char *s, bool keep_lf);
+/*
+ * Does v hold a C0 control character or DEL? A value as the kernel prints
+ * it has none (one trailing newline is stripped on read); a line of
+ * wqctl's tab-separated files must not.
+ */
+bool wq_value_has_ctrl(const char *v);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "macro.h"
 #include "minact.h"
+#include "text.h"
 
 const char *wq_severity_name(enum wq_severity s)
 {
@@ -135,14 +136,6 @@ void wq_req_verdict_clear(struct wq_req_verdict *v)
 {
 	free(v->write);
 	v->write = NULL;
-}
-
-bool wq_value_has_ctrl(const char *v)
-{
-	for (; v && *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return true;
-	return false;
 }
 
 static void set(struct wq_req_verdict *v, enum wq_cond c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

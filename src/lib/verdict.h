@@ -57,9 +57,6 @@ bool wq_cond_is_setting(enum wq_cond c);
 /* The worse of two exit statuses of one command (2 over 1 over 3 over 0: refusal, partial, findings). */
 int wq_cond_exit_worse(int a, int b);
 
-/* A value as the kernel prints it has no control characters (one trailing newline is stripped on read). */
-bool wq_value_has_ctrl(const char *v);
-
 /* How a command asks (set and knob are strict: anything but ok refuses the request). */
 enum wq_req_flags {
 	WQ_REQ_FORCE = 1 << 0, /* a max_active below the hidden min_active (6.9+) is written, with a warning */
