@@ -12,14 +12,13 @@
 
 #include "../lib/macro.h"
 #include "../lib/state.h"
-#include "../lib/owner.h"
+#include "../lib/session.h"
 #include "../lib/wq.h"
 #include "cli.h"
 #include "json.h"
 #include "plan_out.h"
 #include "profiles.h"
 
-#define UDEV_LOCK_WAIT_MS 3000
 #define UDEV_MAX 4096
 
 enum { UDEV_NONE, UDEV_WQ, UDEV_OWNER, UDEV_WQ_GONE };
@@ -84,63 +83,6 @@ static int udev_target(char *wq, size_t size, char *why, size_t whysz)
 	}
 	snprintf(wq, size, "%s", name);
 	return gone ? UDEV_WQ_GONE : UDEV_WQ;
-}
-
-/*
- * The workqueues an owner-device event concerns: a block device's MAJ:MIN
- * (from DEVPATH/dev) or a SCSI host's hostN, matched against the owner each
- * workqueue name maps to. 0 with *out (may be empty), or -EINVAL.
- */
-static int owned_workqueues(struct cli *cli, const char *subsys, char ***out, size_t *nout)
-{
-	const char *devpath = getenv("DEVPATH"), *base = strrchr(devpath, '/') + 1;
-	struct wq_owner want = {.kind = !strcmp(subsys, "block") ? WQ_OWNER_BLOCK : WQ_OWNER_SCSI_HOST};
-	char **names = NULL, **v;
-	size_t n = 0, cnt = 0;
-
-	*out = NULL;
-	*nout = 0;
-	if (want.kind == WQ_OWNER_BLOCK) {
-		char path[4200], buf[32];
-		unsigned int mm[2];
-
-		snprintf(path, sizeof(path), "sys%s/dev", devpath);
-		if (wq_root_read_buf(cli->ctx->root, path, buf, sizeof(buf)) < 0)
-			return 0; /* no dev attribute: not a device of ours */
-		if (wq_parse_ids(buf, ":", mm, 2) < 0)
-			return -EINVAL;
-		snprintf(want.id, sizeof(want.id), "%u:%u", mm[0], mm[1]);
-	} else if (!strcmp(subsys, "scsi")) {
-		unsigned int hct[3];
-
-		/* only a target (targetH:C:T) says its host's session is up; LUNs follow it */
-		if (strncmp(base, "target", 6) || wq_parse_ids(base + 6, "::", hct, 3) < 0)
-			return 0;
-		want.kind = WQ_OWNER_SCSI_HOST;
-		snprintf(want.id, sizeof(want.id), "host%u", hct[0]);
-	} else {
-		unsigned int h;
-
-		if (strncmp(base, "host", 4) || wq_parse_ids(base + 4, "", &h, 1) < 0)
-			return -EINVAL;
-		snprintf(want.id, sizeof(want.id), "host%u", h);
-	}
-	if (wq_list(cli->ctx, &names, &n) < 0)
-		return 0;
-	v = calloc(n + 1, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++) {
-		struct wq_owner o;
-
-		wq_owner_from_name(names[i], &o);
-		if (o.kind == want.kind && !strcmp(o.id, want.id)) {
-			v[cnt++] = names[i];
-			names[i] = NULL;
-		}
-	}
-	wq_names_free(names, n);
-	*out = v;
-	*nout = cnt;
-	return v ? 0 : -ENOMEM;
 }
 
 /* The workqueues of a skipped group: the first three, and how many more. */
@@ -266,14 +208,12 @@ static int json_report(struct cli *cli, const struct wq_plan *plan, const struct
 }
 
 /*
- * The boot unit's one line in the journal: which profiles, what was written;
- * trc is what the transaction returned, skipped the settings this machine
- * could not take.
+ * The boot unit's one line in the journal: which profiles, what was written,
+ * what this machine could not take; trc is what the transaction returned.
  */
-static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_plan *plan, int trc,
-			 size_t skipped)
+static void boot_summary(struct cli *cli, const struct wq_pset *set, const struct wq_apply *a, int trc)
 {
-	size_t written = 0, same = 0, failed = 0;
+	size_t written, same, failed;
 	char names[256] = "", tail[128] = "";
 
 	for (size_t i = 0; i < set->n; i++) {
@@ -281,21 +221,14 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? "," : "", set->names[i]);
 	}
-	for (size_t i = 0; i < plan->n; i++) {
-		if (plan->c[i].state == WQ_CH_WRITTEN)
-			written++;
-		else if (plan->c[i].state == WQ_CH_FAILED)
-			failed++;
-		else if (plan->c[i].state == WQ_CH_UNCHANGED || wq_change_is_noop(&plan->c[i]))
-			same++;
-	}
+	wq_apply_counts(a, &written, &same, &failed);
 	/*
 	 * After a failed transaction what is still written could not be rolled
 	 * back; with no change FAILED either, it failed before its first write
 	 * (the lock, the journal).
 	 */
-	if (skipped)
-		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", skipped);
+	if (a->skipped)
+		snprintf(tail, sizeof(tail), ", %zu skipped on this machine", a->skipped);
 	if (trc != EXIT_OK) {
 		size_t len = strlen(tail);
 
@@ -304,11 +237,23 @@ static void boot_summary(struct cli *cli, const struct wq_pset *set, const struc
 			 : failed ? "every write rolled back"
 				  : "nothing written");
 	}
-	cli_notice(cli, "boot: profiles %s: %zu setting%s, %zu written, %zu already set%s", names, plan->n,
-		   plan->n == 1 ? "" : "s", written, same, tail);
+	cli_notice(cli, "boot: profiles %s: %zu setting%s, %zu written, %zu already set%s", names, a->plan.n,
+		   a->plan.n == 1 ? "" : "s", written, same, tail);
 }
 
-static int run(struct cli *cli, int argc, char **argv)
+/* apply's request: the library's struct, and what the command line keeps for its messages. */
+struct args {
+	struct wq_apply a;
+	char **names; /* --profile */
+	size_t n;
+	char udev_wq[WQ_NAME_MAX], why[256];
+};
+
+/* parse_args(): a udev event that is not ours; apply exits 0 at once */
+#define EXIT_NOTHING (-1)
+
+/* apply's options and the udev environment as a request: EXIT_OK to go on, else the exit status. */
+static int parse_args(struct cli *cli, int argc, char **argv, struct args *o)
 {
 	static const struct option opts[] = {
 	    {"dry-run", no_argument, NULL, 'd'},
@@ -318,29 +263,17 @@ static int run(struct cli *cli, int argc, char **argv)
 	    {"boot", no_argument, NULL, 'b'},
 	    {NULL, 0, NULL, 0},
 	};
-	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
-	const char *only = NULL;
-	char **targets = NULL;
-	size_t ntargets = 0, skipped = 0;
-	int kind = UDEV_NONE;
-	int held = -1; /* the lock, when taken before reading */
-	char udev_wq[WQ_NAME_MAX], why[256];
-	struct wq_settings st = {0};
-	struct wq_skips skips = {0};
-	struct wq_plan plan = {0};
-	struct wq_pset set;
-	bool dry = false, udev = false, boot = false, none;
-	size_t n = 0;
-	int c, rc, trc, modes = 0;
+	bool udev = false, boot = false;
+	int c, kind, modes = 0;
 
-	if (!names)
-		return EXIT_FAIL;
+	o->a.mode = WQ_APPLY_ALL;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': dry = true; break;
-		case 'p': names[n++] = optarg; break;
+		case 'd': o->a.dry = true; break;
+		case 'p': o->names[o->n++] = optarg; break;
 		case 'w':
-			only = optarg;
+			o->a.wq = optarg;
+			o->a.mode = WQ_APPLY_WQ;
 			modes++;
 			break;
 		case 'u':
@@ -363,137 +296,139 @@ static int run(struct cli *cli, int argc, char **argv)
 			optind < argc ? "unexpected argument" : "--workqueue, --udev and --boot exclude each other");
 		return EXIT_USAGE;
 	}
-	if (boot)
+	if (boot) {
 		cli->quiet = true;
-	if (only && !wq_name_is_valid(only)) {
-		cli_err(cli, "%s: not a valid workqueue name", only);
+		o->a.mode = WQ_APPLY_BOOT;
+	}
+	if (o->a.wq && !wq_name_is_valid(o->a.wq)) {
+		cli_err(cli, "%s: not a valid workqueue name", o->a.wq);
 		return EXIT_USAGE;
 	}
-	if (udev) {
-		kind = udev_target(udev_wq, sizeof(udev_wq), why, sizeof(why));
-		if (kind < 0) {
-			cli_err(cli, "udev event: %s", why);
-			return EXIT_USAGE;
-		}
-		if (kind == UDEV_NONE)
-			return EXIT_OK;
-		if (kind == UDEV_WQ)
-			only = udev_wq;
+	if (!udev)
+		return EXIT_OK;
+	kind = udev_target(o->udev_wq, sizeof(o->udev_wq), o->why, sizeof(o->why));
+	if (kind < 0) {
+		cli_err(cli, "udev event: %s", o->why);
+		return EXIT_USAGE;
 	}
-	if (!cli_ctx(cli))
-		return EXIT_FAIL;
-	if (kind == UDEV_WQ_GONE) {
-		rc = dry ? 0 : wq_journal_forget(cli->ctx, udev_wq, UDEV_LOCK_WAIT_MS);
-		if (rc == -EEXIST) {
+	if (kind == UDEV_NONE)
+		return EXIT_NOTHING;
+	o->a.mode = kind == UDEV_WQ	   ? WQ_APPLY_UDEV_ADD
+		    : kind == UDEV_WQ_GONE ? WQ_APPLY_UDEV_REMOVE
+					   : WQ_APPLY_UDEV_OWNER;
+	o->a.wq = o->udev_wq;
+	o->a.devpath = getenv("DEVPATH");
+	o->a.subsystem = getenv("SUBSYSTEM");
+	return EXIT_OK;
+}
+
+/* What wq_apply_begin() said, for a person or the udev rule: EXIT_OK to go on, else the exit status. */
+static int began(struct cli *cli, const struct args *o, int step)
+{
+	const struct wq_apply *a = &o->a;
+
+	if (step == WQ_APPLY_GO)
+		return EXIT_OK;
+	if (a->mode == WQ_APPLY_UDEV_REMOVE) {
+		if (step == WQ_APPLY_KEPT) {
 			cli_info(cli, "%s: a remove event, but the workqueue is there; its journal entries are kept",
-				 udev_wq);
+				 a->wq);
 			return EXIT_OK;
 		}
-		if (rc < 0) {
-			cli_err(cli, "run/wqctl/journal: cannot forget %s: %s", udev_wq,
-				rc == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-rc));
+		if (step < 0) {
+			cli_err(cli, "run/wqctl/journal: cannot forget %s: %s", a->wq,
+				step == -ETIMEDOUT ? "another wqctl holds the lock" : wq_strerror(-step));
 			return EXIT_FAIL;
 		}
-		if (rc > 0)
-			cli_info(cli, "%s: removed; %d journal entries dropped", udev_wq, rc);
+		if (a->dropped > 0)
+			cli_info(cli, "%s: removed; %d journal entries dropped", a->wq, a->dropped);
 		return EXIT_OK;
 	}
-	if (kind == UDEV_OWNER) {
-		if (owned_workqueues(cli, udev_wq, &targets, &ntargets) < 0) {
-			cli_err(cli, "udev event: DEVPATH '%.80s' does not name a %s device", getenv("DEVPATH"),
-				udev_wq);
-			return EXIT_USAGE;
-		}
-		if (ntargets == 0) {
-			free(targets);
-			return EXIT_OK;
-		}
+	if (step == -EINVAL && a->mode == WQ_APPLY_UDEV_OWNER) {
+		cli_err(cli, "udev event: DEVPATH '%.80s' does not name a %s device", a->devpath, o->udev_wq);
+		return EXIT_USAGE;
 	}
-	if (only && !wq_exists(cli->ctx, only)) {
-		if (udev)
-			return EXIT_OK; /* gone again before we ran */
-		cli_no_such_wq(cli, only);
+	if (step == WQ_APPLY_NO_WQ) {
+		cli_no_such_wq(cli, a->wq);
 		return EXIT_NONE_EXIST;
 	}
-	rc = cli_load_profiles(cli, names, n, &set, &none);
+	return step < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/* What changed and what was left out, for the person who ran it (the boot unit and the udev rule stay quiet). */
+static void report(struct cli *cli, const struct wq_apply *a)
+{
+	if (a->mode != WQ_APPLY_ALL && a->mode != WQ_APPLY_WQ)
+		return;
+	if (cli->quiet)
+		return;
+	if (cli->json && !a->dry)
+		json_report(cli, &a->plan, &a->skips, false);
+	else if (!cli->json) {
+		report_skips(&a->skips);
+		if (!a->dry)
+			plan_report_changes(&a->plan);
+	}
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
+	struct args o = {.names = names};
+	struct wq_apply *a = &o.a;
+	struct wq_pset set;
+	bool none, person;
+	int rc, trc;
+
+	if (!names)
+		return EXIT_FAIL;
+	rc = parse_args(cli, argc, argv, &o);
+	if (rc != EXIT_OK)
+		return rc == EXIT_NOTHING ? EXIT_OK : rc;
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	rc = wq_apply_begin(cli->ctx, a);
+	if (rc != WQ_APPLY_GO) {
+		rc = began(cli, &o, rc);
+		wq_apply_free(a);
+		return rc;
+	}
+	rc = cli_load_profiles(cli, o.names, o.n, &set, &none);
 	if (rc || none) {
-		if (none && boot)
+		if (none && a->mode == WQ_APPLY_BOOT)
 			cli_notice(cli, "boot: no active profiles, nothing to apply");
 		else if (none)
 			cli_info(cli, "no active profiles: nothing to apply");
-		wq_names_free(targets, ntargets);
+		wq_apply_free(a);
 		return rc;
 	}
-	if (only) {
-		targets = calloc(2, sizeof(*targets));
-		if (!targets || !(targets[0] = strdup(only))) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		ntargets = 1;
-	}
-	/*
-	 * An apply that may write many workqueues reads them under the lock,
-	 * so that what it journals needs no second read (on 1,250 workqueues,
-	 * 850 files). A udev event, which mostly changes nothing, reads first
-	 * and locks only to write; so does an apply that cannot take the lock
-	 * at once: another wqctl holds it (an apply with nothing to change does
-	 * not wait for it, one that writes waits once and reads again), or it
-	 * cannot be made (not root, a read-only tree: writes fail as before).
-	 */
-	if (!dry && !udev)
-		held = wq_lock_take(cli->ctx, 0);
-	if (wq_settings_resolve(cli->ctx, &set, targets, ntargets, !only && kind == UDEV_NONE, &st) < 0) {
+	person = a->mode == WQ_APPLY_ALL || a->mode == WQ_APPLY_WQ;
+	if (wq_apply_resolve(cli->ctx, a, &set) < 0) {
 		cli_err(cli, "apply: cannot read the workqueues");
 		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (cli_report_settings(cli, &st)) {
+	} else if (cli_report_settings(cli, &a->st)) {
 		cli_err(cli, "apply: invalid settings, nothing written");
 		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (wq_settings_plan(&st, &plan) < 0) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (wq_settings_skips(cli->ctx, &st, &skips) < 0) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	/* -J: one document of what would change (or changed) and what was skipped, for a person's apply */
-	if (dry && cli->json && !udev && !boot)
-		rc = trc = json_report(cli, &plan, &skips, true);
-	else
-		rc = trc = dry ? plan_print(cli, &plan)
-			       : plan_transact(cli, &plan, udev ? UDEV_LOCK_WAIT_MS : PLAN_LOCK_WAIT_MS, held);
-	held = -1; /* plan_transact() released it */
-	/* what changed and what was left out, for the person who ran it (the boot unit and the udev rule stay quiet) */
-	if (rc == EXIT_OK && !udev && !boot && !cli->quiet) {
-		if (cli->json && !dry)
-			json_report(cli, &plan, &skips, false);
-		else if (!cli->json) {
-			report_skips(&skips);
-			if (!dry)
-				plan_report_changes(&plan);
+	} else {
+		/* -J: one document of what would change (or changed) and what was skipped, for a person's apply */
+		if (a->dry && cli->json && person)
+			rc = trc = json_report(cli, &a->plan, &a->skips, true);
+		else if (a->dry)
+			rc = trc = plan_print(cli, &a->plan);
+		else
+			rc = trc = wq_apply_commit(cli->ctx, a) < 0 ? EXIT_FAIL : EXIT_OK;
+		if (rc == EXIT_OK)
+			report(cli, a);
+		/* the rest was applied; a setting not in force here for a warning makes it a partial success (exit 1) */
+		if (rc == EXIT_OK && a->skipped) {
+			cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
+				a->skipped, a->skipped == 1 ? "" : "s");
+			rc = EXIT_FAIL;
 		}
+		if (a->mode == WQ_APPLY_BOOT)
+			boot_summary(cli, &set, a, trc);
 	}
-	/* the rest was applied; a setting not in force here for a warning makes it a partial success (exit 1) */
-	for (size_t i = 0; i < st.n; i++)
-		skipped += wq_conds[st.v[i].cond].exit[WQ_CMD_APPLY] == EXIT_FAIL;
-	if (rc == EXIT_OK && skipped) {
-		cli_err(cli, "apply: %zu setting%s skipped on this machine (see above); the others are applied",
-			skipped, skipped == 1 ? "" : "s");
-		rc = EXIT_FAIL;
-	}
-	if (boot)
-		boot_summary(cli, &set, &plan, trc, skipped);
-out:
-	wq_lock_release(held);
-	wq_names_free(targets, ntargets);
-	wq_plan_free(&plan);
-	wq_skips_free(&skips);
-	wq_settings_free(&st);
+	wq_apply_free(a);
 	wq_pset_free(&set);
 	return rc;
 }

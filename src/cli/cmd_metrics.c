@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/apply.h"
+#include "../lib/session.h"
 #include "../lib/state.h"
 #include "../lib/check.h"
 #include "../lib/explain.h"
@@ -230,8 +230,7 @@ struct per_profile {
 /* verify of the active set: settings and mismatches per profile. -1 when the set cannot be read. */
 static int drift(struct cli *cli, FILE *f)
 {
-	struct wq_settings st = {0};
-	struct wq_journal j;
+	struct wq_holds h = {0};
 	struct wq_pset set;
 	bool none = false;
 	_cleanup_free_ struct per_profile *pv = NULL;
@@ -241,16 +240,15 @@ static int drift(struct cli *cli, FILE *f)
 	family(f, "wqctl_profile_settings", "gauge", "Settings of each active profile (wqctl verify's rows).");
 	if (rc)
 		return -1;
-	if (!none && wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
+	if (!none && wq_holds_judge(cli->ctx, &set, &h) < 0) {
+		wq_holds_free(&h);
 		wq_pset_free(&set);
 		return -1;
 	}
-	if (wq_journal_read(cli->ctx, &j) < 0)
-		memset(&j, 0, sizeof(j));
-	for (size_t i = 0; i < st.n && rc == 0; i++) {
-		const struct wq_setting *x = &st.v[i];
-		char name[128], why[sizeof(x->why)];
-		enum wq_cond c;
+	for (size_t i = 0; i < h.st.n && rc == 0; i++) {
+		const struct wq_setting *x = &h.st.v[i];
+		char name[128];
+		enum wq_cond c = h.cond[i];
 		size_t k;
 
 		profile_name(x->file, name, sizeof(name));
@@ -268,8 +266,7 @@ static int drift(struct cli *cli, FILE *f)
 			snprintf(pv[np++].name, sizeof(pv[0].name), "%s", name);
 		}
 		pv[k].total++;
-		/* as verify judges them (wq_setting_holds and the table): not in force for a warning or an error */
-		c = wq_setting_holds(x, &j, why, sizeof(why));
+		/* as verify judges them (wq_holds_judge and the table): not in force for a warning or an error */
 		pv[k].bad += wq_conds[c].exit[WQ_CMD_VERIFY] != 0;
 		pv[k].n[c]++;
 	}
@@ -289,8 +286,7 @@ static int drift(struct cli *cli, FILE *f)
 				       (const char *[]){"profile", pv[k].name, "condition", wq_conds[c].code,
 							"severity", wq_severity_name(wq_conds[c].severity), NULL},
 				       pv[k].n[c]);
-	wq_journal_free(&j);
-	wq_settings_free(&st);
+	wq_holds_free(&h);
 	wq_pset_free(&set);
 	return rc;
 }

@@ -16,30 +16,6 @@
 #include "plan_out.h"
 #include "profiles.h"
 
-/* "OBJECT: NOW -> ORIGINAL" for each value written back, as apply prints its changes */
-static void restored(void *arg, const char *object, enum wq_vtype type, const char *from, const char *to,
-		     int min_active)
-{
-	struct cli *cli = arg;
-	_cleanup_free_ char *f = wq_value_display(type, from);
-	_cleanup_free_ char *t = wq_value_display(type, to);
-
-	if (!cli->quiet)
-		printf("%s: %s -> %s\n", object, f ? f : from, t ? t : to);
-	if (min_active > 0 && atoi(to) > min_active)
-		cli_warn(cli,
-			 "%s: min_active stays %d, as the earlier write below it left it, until the workqueue is "
-			 "recreated",
-			 object, min_active);
-}
-
-int cli_revert(struct cli *cli)
-{
-	if (!cli_ctx(cli))
-		return EXIT_FAIL;
-	return wq_revert(cli->ctx, restored, cli) < 0 ? EXIT_FAIL : EXIT_OK;
-}
-
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {{NULL, 0, NULL, 0}};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/apply.h"
+#include "../lib/session.h"
 #include "../lib/state.h"
 #include "../lib/macro.h"
 #include "../lib/verdict.h"
@@ -33,12 +33,11 @@ static int run(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 	    {"profile", required_argument, NULL, 'p'}, {"strict", no_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
 	_cleanup_free_ char **names = calloc((size_t)argc + 1, sizeof(char *));
-	struct wq_settings st = {0};
+	struct wq_holds h = {0};
 	struct wq_pset set;
 	struct out o;
 	bool none;
 	size_t n = 0;
-	struct wq_journal j;
 	int c, rc;
 	bool strict = false;
 
@@ -72,19 +71,16 @@ static int run(struct cli *cli, int argc, char **argv)
 		out_free(&o);
 		return none ? EXIT_USAGE : rc;
 	}
-	if (wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
+	if (wq_holds_judge(cli->ctx, &set, &h) < 0) {
 		cli_err(cli, "verify: cannot read the workqueues");
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	/* what wqctl wrote, to tell another writer's change from a setting never applied */
-	if (wq_journal_read(cli->ctx, &j) < 0)
-		memset(&j, 0, sizeof(j));
-	for (size_t i = 0; i < st.n; i++) {
-		const struct wq_setting *x = &st.v[i];
+	for (size_t i = 0; i < h.st.n; i++) {
+		const struct wq_setting *x = &h.st.v[i];
 		struct libscols_line *ln = out_line(&o);
-		char why[sizeof(x->why)];
-		const enum wq_cond cond = wq_setting_holds(x, &j, why, sizeof(why));
+		const char *why = h.why[i];
+		const enum wq_cond cond = h.cond[i];
 		_cleanup_free_ char *actual = x->current ? wq_value_display(x->type, x->current) : NULL;
 
 		/* a hot-plug section before its device: waiting, a failure only with --strict */
@@ -100,10 +96,9 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (out_print(&o) != EXIT_OK)
 		rc = EXIT_FAIL;
-	wq_journal_free(&j);
 out:
 	out_free(&o);
-	wq_settings_free(&st);
+	wq_holds_free(&h);
 	wq_pset_free(&set);
 	return rc;
 }

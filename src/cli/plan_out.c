@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* How a plan is printed: OBJECT OLD -> NEW lines and the dry-run table. */
+/* How a plan is printed: OBJECT OLD -> NEW lines, the dry-run table, the values revert writes back. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -98,4 +98,28 @@ void plan_report_changes(const struct wq_plan *plan)
 int plan_transact(struct cli *cli, struct wq_plan *plan, int wait_ms, int taken)
 {
 	return wq_plan_commit(cli->ctx, plan, wait_ms, taken) < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/* "OBJECT: NOW -> ORIGINAL" for each value written back, as apply prints its changes */
+static void restored(void *arg, const char *object, enum wq_vtype type, const char *from, const char *to,
+		     int min_active)
+{
+	struct cli *cli = arg;
+	_cleanup_free_ char *f = wq_value_display(type, from);
+	_cleanup_free_ char *t = wq_value_display(type, to);
+
+	if (!cli->quiet)
+		printf("%s: %s -> %s\n", object, f ? f : from, t ? t : to);
+	if (min_active > 0 && atoi(to) > min_active)
+		cli_warn(cli,
+			 "%s: min_active stays %d, as the earlier write below it left it, until the workqueue is "
+			 "recreated",
+			 object, min_active);
+}
+
+int cli_revert(struct cli *cli)
+{
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	return wq_revert(cli->ctx, restored, cli) < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Printing a plan (--dry-run) and reporting a failed apply; shared by set, knob and apply. */
+/* Printing a plan (--dry-run), what a commit wrote and what a revert restored; shared by set, knob, apply, revert and profile off. */
 #ifndef WQCTL_PLAN_OUT_H
 #define WQCTL_PLAN_OUT_H
 
