@@ -14,7 +14,7 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c libtracefs libtraceevent
-# libudev, libnuma, libnl, libtracefs and libtraceevent (src/lib/dl.c), libsmartcols and json-c (src/cli/lazy.c)
+# libudev, libnuma, libnl, libtracefs, libtraceevent, libsmartcols and json-c (src/lib/util/dl.c)
 # are dlopen()ed on first use: the udev hook path must not pay for loading them.
 # Their headers still come from pkg-config.
 LINK_PKGS := inih
@@ -42,7 +42,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
 	-DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
 	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'
 
-LIB_SRC := $(wildcard src/lib/*.c)
+LIB_SRC := $(wildcard src/lib/*/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -304,7 +304,7 @@ tier_package() {
 
 tier_style() {
 	local n=0 f out
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]); do
+	for f in $(cd "$top" && { find src -name "*.[ch]" | sort; ls tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]; }); do
 		n=$((n + 1))
 		if out=$(cd "$top" && clang-format --dry-run --Werror "$f" 2>&1); then
 			echo "ok $n - clang-format $f"
@@ -326,7 +326,7 @@ tier_style() {
 		fi
 	done
 	# every file opens with the licence and a comment that says what it holds (issue 44)
-	for f in $(cd "$top" && ls src/*/*.[ch] tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]); do
+	for f in $(cd "$top" && { find src -name "*.[ch]" | sort; ls tests/unit/*.[ch] tests/shim/*.c tests/fuzz/*.[ch] bench/*.[ch]; }); do
 		n=$((n + 1))
 		if sed -n 1p "$top/$f" | grep -q 'SPDX-License-Identifier' &&
 			sed -n 2,3p "$top/$f" | tr '\n' ' ' | grep -Eq '^/\* +(\* )?[A-Za-z`]'; then
@@ -336,35 +336,51 @@ tier_style() {
 			sed -n 1,3p "$top/$f" | sed 's/^/#   /'
 		fi
 	done
-	# src/lib is layered: no include circle, nothing from above (issue 44)
+	# src is layered (issues 44, 63): no include circle, no folder including one above it
+	# (lib/util < lib/core < lib/obs < cli), no command file calling another's functions
 	n=$((n + 1))
 	if out=$("$top/tests/layers.sh" check 2>&1); then
-		echo "ok $n - layers: src/lib's include graph has no circle"
+		echo "ok $n - layers: no include circle, no folder includes one above it, no command calls another's functions"
 	else
-		echo "not ok $n - layers: src/lib's include graph has no circle"
+		echo "not ok $n - layers: no include circle, no folder includes one above it, no command calls another's functions"
 		echo "$out" | sed 's/^/#   /'
 	fi
-	n=$((n + 1))
-	local lib
-	lib=$(mktemp -d)
-	cp "$top"/src/lib/*.[ch] "$lib/"
-	echo '#include "check.h"' >>"$lib/ctx.h"
-	if out=$("$top/tests/layers.sh" check "$lib" 2>&1); then
-		echo "not ok $n - layers: a circle put in on purpose (ctx.h includes check.h) is found"
-	elif echo "$out" | grep -q '^  ctx$' && echo "$out" | grep -q '^  check$'; then
-		echo "ok $n - layers: a circle put in on purpose (ctx.h includes check.h) is found"
-	else
-		echo "not ok $n - layers: a circle put in on purpose is found, naming ctx and check"
-		echo "$out" | sed 's/^/#   /'
-	fi
-	rm -rf "$lib"
+	# each rule, broken on purpose in a copy of src, is found and named
+	local plant
+	plant() { # NAME EXPECTED-LINE FILE TEXT [FILE TEXT]
+		local name=$1 want=$2 t
+		shift 2
+		t=$(mktemp -d)
+		cp -r "$top/src" "$t/"
+		while [ $# -gt 1 ]; do
+			printf '%s\n' "$2" >>"$t/src/$1"
+			shift 2
+		done
+		n=$((n + 1))
+		if out=$("$top/tests/layers.sh" check "$t/src" 2>&1); then
+			echo "not ok $n - layers: $name is found"
+		elif grep -qF -- "$want" <<<"$out"; then
+			echo "ok $n - layers: $name is found"
+		else
+			echo "not ok $n - layers: $name is found, naming it ($want)"
+			echo "$out" | sed 's/^/#   /'
+		fi
+		rm -rf "$t"
+	}
+	plant "a circle (core/ctx.h includes check.h)" "  lib/core/check" lib/core/ctx.h '#include "check.h"'
+	plant "the core including observation (core/wq.h includes ../obs/monitor.h)" \
+		"lib/core/wq includes lib/obs/monitor: lib/core sits below lib/obs" lib/core/wq.h '#include "../obs/monitor.h"'
+	plant "the library including the command line" "lib/util/text includes cli/cli: lib/util sits below cli" \
+		lib/util/text.h '#include "../../cli/cli.h"'
+	plant "a command calling another command's function" "cmd_show.c calls get_shared() of cmd_get.c" \
+		cli/cmd_get.c 'int get_shared(void) { return 0; }' cli/cmd_show.c 'static int x(void) { return get_shared(); }'
 	n=$((n + 1))
 	if out=$(diff <("$top/tests/layers.sh" layers) \
 		<(sed -n '/^<!-- layers: tests\/layers.sh layers -->$/,/^<!-- end layers -->$/p' "$top/ARCHITECTURE.md" |
 			sed '1,2d;$d' | sed '$d')); then
-		echo "ok $n - layers: ARCHITECTURE.md draws the layers as they are"
+		echo "ok $n - layers: ARCHITECTURE.md draws the folders and their layers as they are"
 	else
-		echo "not ok $n - layers: ARCHITECTURE.md draws the layers as they are (< the includes, > the document)"
+		echo "not ok $n - layers: ARCHITECTURE.md draws the folders and their layers as they are (< the includes, > the document)"
 		echo "$out" | sed 's/^/#   /'
 	fi
 	n=$((n + 1))

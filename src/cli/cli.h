@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../lib/ctx.h"
+#include "../lib/core/ctx.h"
 
 enum {
 	EXIT_OK = 0,

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macro.h"
-#include "../lib/state.h"
-#include "../lib/session.h"
-#include "../lib/wq.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/state.h"
+#include "../lib/core/session.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "json.h"
 #include "plan_out.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * wqctl check: the findings of src/lib/check.c as a table or JSON, and the --isolation audit's
+ * wqctl check: the findings of src/lib/core/check.c as a table or JSON, and the --isolation audit's
  * entry.
  */
 #define _GNU_SOURCE
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/check.h"
-#include "../lib/macro.h"
+#include "../lib/core/check.h"
+#include "../lib/util/macro.h"
 #include "cli.h"
 #include "isolation.h"
 #include "profiles.h"

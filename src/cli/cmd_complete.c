@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/knob.h"
-#include "../lib/macro.h"
-#include "../lib/owner.h"
-#include "../lib/state.h"
-#include "../lib/topo.h"
-#include "../lib/verdict.h"
-#include "../lib/wq.h"
+#include "../lib/core/knob.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/owner.h"
+#include "../lib/core/state.h"
+#include "../lib/core/topo.h"
+#include "../lib/core/verdict.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "profiles.h"
 

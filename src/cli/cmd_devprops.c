@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/owner.h"
-#include "../lib/root.h"
+#include "../lib/core/owner.h"
+#include "../lib/core/root.h"
 #include "cli.h"
 
 static int run(struct cli *cli, int argc, char **argv)

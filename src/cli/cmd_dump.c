@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/dump.h"
+#include "../lib/core/dump.h"
 #include "cli.h"
 
 /* Whether dir exists with something in it (a dump into it would mix with what is there). */

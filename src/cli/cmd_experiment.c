@@ -18,16 +18,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/apply.h"
-#include "../lib/experiment.h"
-#include "../lib/state.h"
-#include "../lib/khist.h"
-#include "../lib/macro.h"
-#include "../lib/verdict.h"
-#include "../lib/mountopt.h"
-#include "../lib/owner.h"
-#include "../lib/sampler.h"
-#include "../lib/wq.h"
+#include "../lib/core/apply.h"
+#include "../lib/obs/experiment.h"
+#include "../lib/core/state.h"
+#include "../lib/obs/khist.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/verdict.h"
+#include "../lib/core/mountopt.h"
+#include "../lib/core/owner.h"
+#include "../lib/obs/sampler.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "exp_plot.h"
 #include "json.h"
@@ -820,8 +820,8 @@ static int run(struct cli *cli, int argc, char **argv)
 {
 	struct xp x = {.cli = cli};
 	struct wq_exp *e = &x.e;
-	struct sigaction sa = {.sa_handler = wq_exp_on_signal}, old[3];
-	int rc, rrc, sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct wq_cancel cancel = {0};
+	int rc, rrc;
 	json_object *doc = NULL;
 	char desc[300];
 	bool was_auto, throttled = false;
@@ -881,15 +881,13 @@ static int run(struct cli *cli, int argc, char **argv)
 			(unsigned long long)e->seed, desc);
 	}
 	/* handlers before the first write: a signal must still restore */
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	e->cancel = &cancel;
+	wq_cancel_arm(&cancel);
 	rc = wq_exp_run(e) < 0 ? EXIT_FAIL : EXIT_OK;
 	rrc = wq_exp_finish(e) < 0 ? EXIT_FAIL : EXIT_OK;
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &old[i], NULL);
-	if (wq_exp_signalled()) {
-		int sig = wq_exp_signalled();
+	wq_cancel_disarm(&cancel);
+	if (wq_cancelled(&cancel)) {
+		int sig = cancel.sig;
 
 		cli_err(cli, "experiment: interrupted by %s; %s", strsignal(sig),
 			rrc == EXIT_OK ? "every value is restored" : "see above");

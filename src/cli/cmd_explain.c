@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* wqctl explain: the max_active model of src/lib/explain.c for one workqueue, printed. */
+/* wqctl explain: the max_active model of src/lib/core/explain.c for one workqueue, printed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/explain.h"
-#include "../lib/macro.h"
-#include "../lib/ownerknob.h"
-#include "../lib/wq.h"
-#include "../lib/mountopt.h"
+#include "../lib/core/explain.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/ownerknob.h"
+#include "../lib/core/wq.h"
+#include "../lib/core/mountopt.h"
 #include "cli.h"
 #include "json.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macro.h"
-#include "../lib/wq.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "json.h"
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/knob.h"
-#include "../lib/macro.h"
-#include "../lib/plan.h"
-#include "../lib/verdict.h"
+#include "../lib/core/knob.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/plan.h"
+#include "../lib/core/verdict.h"
 #include "cli.h"
 #include "plan_out.h"
 #include "profiles.h"

@@ -13,18 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/session.h"
-#include "../lib/state.h"
-#include "../lib/check.h"
-#include "../lib/explain.h"
-#include "../lib/kver.h"
-#include "../lib/macro.h"
-#include "../lib/text.h"
-#include "../lib/owner.h"
-#include "../lib/sampler.h"
-#include "../lib/topo.h"
-#include "../lib/trace.h"
-#include "../lib/wq.h"
+#include "../lib/core/session.h"
+#include "../lib/core/state.h"
+#include "../lib/core/check.h"
+#include "../lib/core/explain.h"
+#include "../lib/core/kver.h"
+#include "../lib/util/macro.h"
+#include "../lib/util/text.h"
+#include "../lib/core/owner.h"
+#include "../lib/obs/sampler.h"
+#include "../lib/core/topo.h"
+#include "../lib/obs/trace.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "profiles.h"
 
@@ -321,25 +321,27 @@ static void summary(FILE *f, const char *name, const char *wq, int64_t p50, int6
 #define EXIT_CUT (-1)
 
 /*
+ * Armed once and kept to the end of the run, as its handlers were: a signal
+ * after the session (while the rest is printed or written) is noted, not fatal.
+ */
+static struct wq_cancel cancel;
+
+/*
  * --sample SECONDS: what monitor measures over one window, from the
  * workqueue tracepoints (live only), for the workqueues that did work in it.
  */
 static int sample_window(struct cli *cli, FILE *f, double seconds)
 {
-	struct sigaction sa = {.sa_handler = wq_sampler_on_signal};
 	struct wq_sampler *sm = NULL;
 	struct wq_sample w;
 	char why[300];
 	int r;
 
 	/* a signal must not leave the tracing instance behind */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	wq_cancel_arm(&cancel);
 	/* monitor's auto for wait and run times (the sample has them) and the held-back count (from the stream only) */
-	r = wq_sampler_open(cli->ctx, wq_sampler_auto(cli->ctx, true, false), WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm,
-			    why, sizeof(why));
+	r = wq_sampler_open(cli->ctx, &cancel, wq_sampler_auto(cli->ctx, true, false), WQ_TRACE_BUFFER_KB, seconds,
+			    NULL, 0, &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "metrics: --sample: %s", why);
 		return EXIT_FAIL;

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macro.h"
-#include "../lib/sampler.h"
-#include "../lib/trace.h"
+#include "../lib/util/macro.h"
+#include "../lib/obs/sampler.h"
+#include "../lib/obs/trace.h"
 #include "cli.h"
 #include "json.h"
 
@@ -317,9 +317,14 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 	return EXIT_OK;
 }
 
+/*
+ * Armed once and kept to the end of the run, as its handlers were: a signal
+ * after the session (while the rest is printed or written) is noted, not fatal.
+ */
+static struct wq_cancel cancel;
+
 static int run(struct cli *cli, int argc, char **argv)
 {
-	struct sigaction sa = {.sa_handler = wq_sampler_on_signal};
 	struct wq_sampler *sm = NULL;
 	struct wq_sample rep;
 	struct out o;
@@ -353,12 +358,9 @@ static int run(struct cli *cli, int argc, char **argv)
 		 wq_sampler_auto(cli->ctx, true, false) == WQ_SAMPLER_KERNEL_TIMES)
 		backend = WQ_SAMPLER_KERNEL_TIMES; /* asked for the kernel: it times the items too where it can */
 	/* Handlers first: a signal must not leave our tracing instance behind. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	r = wq_sampler_open(cli->ctx, backend, buffer_kb, interval, argv + optind, (size_t)(argc - optind), &sm, why,
-			    sizeof(why));
+	wq_cancel_arm(&cancel);
+	r = wq_sampler_open(cli->ctx, &cancel, backend, buffer_kb, interval, argv + optind, (size_t)(argc - optind),
+			    &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
 		if (r == -ENOTSUP && backend != WQ_SAMPLER_STREAM)

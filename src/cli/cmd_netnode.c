@@ -2,7 +2,7 @@
 /* Hidden diagnostic: which NUMA node an iSCSI peer address resolves to (the owner path's netlink walk). */
 #include <stdio.h>
 
-#include "../lib/owner.h"
+#include "../lib/core/owner.h"
 #include "cli.h"
 
 static int run(struct cli *cli, int argc, char **argv)

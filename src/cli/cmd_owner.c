@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/owner.h"
-#include "../lib/wq.h"
+#include "../lib/core/owner.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "json.h"
 

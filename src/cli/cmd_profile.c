@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/macro.h"
-#include "../lib/state.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/state.h"
 #include "cli.h"
 #include "plan_out.h"
 #include "profiles.h"

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/apply.h"
-#include "../lib/state.h"
-#include "../lib/macro.h"
-#include "../lib/plan.h"
-#include "../lib/profile.h"
+#include "../lib/core/apply.h"
+#include "../lib/core/state.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/plan.h"
+#include "../lib/core/profile.h"
 #include "cli.h"
 #include "plan_out.h"
 #include "profiles.h"

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macro.h"
-#include "../lib/owner.h"
-#include "../lib/plan.h"
-#include "../lib/verdict.h"
-#include "../lib/wq.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/owner.h"
+#include "../lib/core/plan.h"
+#include "../lib/core/verdict.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "plan_out.h"
 #include "profiles.h"

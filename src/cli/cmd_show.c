@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/explain.h"
-#include "../lib/macro.h"
-#include "../lib/owner.h"
-#include "../lib/ownerknob.h"
-#include "../lib/rescuer.h"
-#include "../lib/wq.h"
-#include "../lib/mountopt.h"
+#include "../lib/core/explain.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/owner.h"
+#include "../lib/core/ownerknob.h"
+#include "../lib/core/rescuer.h"
+#include "../lib/core/wq.h"
+#include "../lib/core/mountopt.h"
 #include "cli.h"
 
 enum {

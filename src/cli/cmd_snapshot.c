@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/cpuset.h"
-#include "../lib/explain.h"
-#include "../lib/knob.h"
-#include "../lib/kver.h"
-#include "../lib/macro.h"
-#include "../lib/wq.h"
+#include "../lib/core/cpuset.h"
+#include "../lib/core/explain.h"
+#include "../lib/core/knob.h"
+#include "../lib/core/kver.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 
 /*

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/explain.h"
-#include "../lib/isolate.h"
-#include "../lib/macro.h"
-#include "../lib/topo.h"
+#include "../lib/core/explain.h"
+#include "../lib/core/isolate.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/topo.h"
 #include "cli.h"
 #include "json.h"
 

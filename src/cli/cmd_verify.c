@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/session.h"
-#include "../lib/state.h"
-#include "../lib/macro.h"
-#include "../lib/verdict.h"
-#include "../lib/wq.h"
+#include "../lib/core/session.h"
+#include "../lib/core/state.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/verdict.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 #include "profiles.h"
 

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/macro.h"
-#include "../lib/root.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/root.h"
 
 static bool in_path(const char *prog)
 {

@@ -3,7 +3,7 @@
 #ifndef WQCTL_EXP_PLOT_H
 #define WQCTL_EXP_PLOT_H
 
-#include "../lib/experiment.h"
+#include "../lib/obs/experiment.h"
 #include "cli.h"
 
 /* Before the first run: gnuplot is there and path can be written. An EXIT_* code (after the error). */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* JSON output helpers over json-c (loaded on first use through lazy.c). */
+/* JSON output helpers over json-c (loaded on first use by lib/util/dl.c). */
 #include "json.h"
 
 #include <stdio.h>

@@ -10,7 +10,7 @@
 
 #include "lazy.h"
 
-#include "../lib/cpuset.h"
+#include "../lib/core/cpuset.h"
 
 /* Print and release a document; EXIT_OK or EXIT_FAIL. */
 int json_print(json_object *doc);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libsmartcols is loaded when output is first produced, so the udev hook
- * path (which prints nothing) does not pay for linking it. The macros below
- * send every call through the loaded table (json-c's: lib/jsonc.h); include
- * this after the library's own header.
+ * libsmartcols is loaded when output is first produced (by the library's
+ * one loader, lib/util/dl.c), so the udev hook path, which prints
+ * nothing, does not pay for linking it. The macros below send every call
+ * through the loaded table (json-c's: lib/util/jsonc.h); include this
+ * after the library's own header.
  */
 #ifndef WQCTL_LAZY_H
 #define WQCTL_LAZY_H
@@ -11,28 +12,11 @@
 #include <json-c/json.h>
 #include <libsmartcols.h>
 
-#include "../lib/jsonc.h"
+#include "../lib/util/dl.h"
+#include "../lib/util/jsonc.h"
 
-#define WQ_LFN(f) __typeof__(&f) f
-
-struct cli_libscols {
-	WQ_LFN(scols_new_table);
-	WQ_LFN(scols_unref_table);
-	WQ_LFN(scols_table_set_name);
-	WQ_LFN(scols_table_new_line);
-	WQ_LFN(scols_table_new_column);
-	WQ_LFN(scols_table_enable_raw);
-	WQ_LFN(scols_table_enable_noencoding);
-	WQ_LFN(scols_table_enable_noheadings);
-	WQ_LFN(scols_table_enable_json);
-	WQ_LFN(scols_table_enable_export);
-	WQ_LFN(scols_print_table);
-	WQ_LFN(scols_line_set_data);
-	WQ_LFN(scols_column_set_json_type);
-};
-
-/* The loaded library; exits with a message when it cannot be loaded. */
-const struct cli_libscols *cli_scols(void);
+/* The loaded library (lib/util/dl.c); a command that cannot load it stops with the reason (output.c). */
+const struct wq_libscols *cli_scols(void);
 
 #define scols_new_table(...) cli_scols()->scols_new_table(__VA_ARGS__)
 #define scols_unref_table(...) cli_scols()->scols_unref_table(__VA_ARGS__)

@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/kver.h"
-#include "../lib/dl.h"
-#include "../lib/macro.h"
-#include "../lib/ownerknob.h"
-#include "../lib/wq.h"
+#include "../lib/core/kver.h"
+#include "../lib/util/dl.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/ownerknob.h"
+#include "../lib/core/wq.h"
 #include "cli.h"
 
 #ifndef WQCTL_VERSION
@@ -591,7 +591,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cli.cmdname = c->name;
-	/* the library's JSON calls assume json-c (lib/dl.c): loaded here, where a failure may end the run */
+	/* the library's JSON calls assume json-c (lib/util/dl.c): loaded here, where a failure may end the run */
 	if ((c->json || cli.json) && !wq_libjson()) {
 		cli_err(&cli, "%s", wq_libjson_why());
 		rc = EXIT_FAIL;

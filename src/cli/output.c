@@ -7,8 +7,20 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../lib/macro.h"
+#include "../lib/util/macro.h"
 #include "cli.h"
+
+const struct wq_libscols *cli_scols(void)
+{
+	const struct wq_libscols *l = wq_libscols();
+
+	/* the command line's choice: nothing can be printed without it */
+	if (!l) {
+		fprintf(stderr, "wqctl: %s\n", wq_libscols_why());
+		exit(1);
+	}
+	return l;
+}
 
 static int col_by_name(const struct colinfo *cols, size_t ncols, const char *name, size_t len)
 {

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/apply.h"
-#include "../lib/explain.h"
-#include "../lib/kver.h"
-#include "../lib/macro.h"
-#include "../lib/wq.h"
+#include "../lib/core/apply.h"
+#include "../lib/core/explain.h"
+#include "../lib/core/kver.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/wq.h"
 #include "plan_out.h"
 
 enum { COL_OBJECT, COL_PATH, COL_OLD, COL_NEW, COL_EFFECTIVE, COL_ACTION };

@@ -3,8 +3,8 @@
 #ifndef WQCTL_PLAN_OUT_H
 #define WQCTL_PLAN_OUT_H
 
-#include "../lib/commit.h"
-#include "../lib/plan.h"
+#include "../lib/core/commit.h"
+#include "../lib/core/plan.h"
 #include "cli.h"
 
 int plan_print(struct cli *cli, const struct wq_plan *plan);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macro.h"
-#include "../lib/state.h"
+#include "../lib/util/macro.h"
+#include "../lib/core/state.h"
 #include "profiles.h"
 
 int cli_profile_dirs(struct cli *cli, char ***dirs, size_t *n)

@@ -3,8 +3,8 @@
 #ifndef WQCTL_PROFILES_H
 #define WQCTL_PROFILES_H
 
-#include "../lib/apply.h"
-#include "../lib/profile.h"
+#include "../lib/core/apply.h"
+#include "../lib/core/profile.h"
 #include "cli.h"
 
 /* The profile search path: --profile-dir, or the defaults below the root. 0 or -ENOMEM. */

@@ -228,7 +228,7 @@ wqp() { wq --profile-dir "$PD" "$@"; }
 	[ "$ratio" -lt 20 ] || fail "20,000 entries cost $ratio times 2,000 ($b against $a instructions)"
 }
 
-# the library once exited the process itself when json-c could not be loaded (lib/dl.c); the
+# the library once exited the process itself when json-c could not be loaded (lib/util/dl.c); the
 # command line now asks before the command runs and says why, and a command without JSON runs
 @test "json-c that cannot be loaded: a command that needs JSON says so and exits 1, others run" {
 	[ -n "${WQCTL_SHIM:-}" ] && [ -n "${WQCTL_PLAIN:-}" ] || skip "needs WQCTL_SHIM and WQCTL_PLAIN (make check)"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "hist.h"
+#include "obs/hist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,10 +17,10 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "fnjoin.h"
+#include "obs/fnjoin.h"
 #include "fuzz.h"
-#include "hist.h"
-#include "kjoin.h"
+#include "obs/hist.h"
+#include "obs/kjoin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "kver.h"
+#include "core/kver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

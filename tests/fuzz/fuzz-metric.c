@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "jsonc.h"
-#include "metric.h"
+#include "util/jsonc.h"
+#include "obs/metric.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

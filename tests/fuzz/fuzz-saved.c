@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "expfile.h"
+#include "obs/expfile.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,9 +10,9 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 
-#include "explain.h"
+#include "core/explain.h"
 #include "fuzz.h"
-#include "wq.h"
+#include "core/wq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,9 +7,9 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 
-#include "cpuset.h"
+#include "core/cpuset.h"
 #include "fuzz.h"
-#include "wq.h"
+#include "core/wq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "profile.h"
+#include "core/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

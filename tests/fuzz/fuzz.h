@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 
 static void fuzz_quiet(void *data, int level, const char *fmt, va_list ap)
 {

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "lib/monitor.h"
+#include "lib/obs/monitor.h"
 
 static inline const struct wq_mon_row *row(const struct wq_mon_row *rows, size_t n, const char *name)
 {

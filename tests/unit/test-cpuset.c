@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/cpuset.h"
+#include "lib/core/cpuset.h"
 #include "tap.h"
 
 /* Expected masks are spelled out by hand from the %*pb rules (doc/kernel.md §1). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lib/ctx.h"
+#include "lib/core/ctx.h"
 #include "tap.h"
 
 static int released[3];

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/fnjoin.h"
+#include "lib/obs/fnjoin.h"
 #include "monrow.h"
 #include "tap.h"
 

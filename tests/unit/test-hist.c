@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/hist.h"
+#include "lib/obs/hist.h"
 #include "tap.h"
 
 static char *slurp(const char *kernel, const char *name)

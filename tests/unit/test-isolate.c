@@ -6,9 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/ctx.h"
-#include "lib/isolate.h"
-#include "lib/monitor.h"
+#include "lib/core/ctx.h"
+#include "lib/obs/isogroup.h"
+#include "lib/core/isolate.h"
+#include "lib/obs/monitor.h"
 #include "tap.h"
 
 static void list_is(const struct wq_cpuset *s, const char *want, const char *what)

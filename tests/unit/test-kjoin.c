@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/kjoin.h"
+#include "lib/obs/kjoin.h"
 #include "monrow.h"
 #include "tap.h"
 

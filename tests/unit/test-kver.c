@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/kver.h"
-#include "lib/owner.h"
-#include "lib/root.h"
-#include "lib/wq.h"
+#include "lib/core/kver.h"
+#include "lib/core/owner.h"
+#include "lib/core/root.h"
+#include "lib/core/wq.h"
 #include "tap.h"
 
 static enum wq_era era(const char *rel, int sym)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/monitor.h"
+#include "lib/obs/monitor.h"
 #include "tap.h"
 
 #define US 1000ULL /* ns */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/rescuer.h"
+#include "lib/core/rescuer.h"
 #include "tap.h"
 
 #define TAIL                                                                                                           \

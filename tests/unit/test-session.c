@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * apply's sessions (src/lib/session.c) on a fixture root: which mode locks
+ * apply's sessions (src/lib/core/session.c) on a fixture root: which mode locks
  * before reading, that a udev event whose values already hold takes no lock
  * and writes no journal, what a change journals, and what a remove event
  * keeps and drops. Expected files and values follow from the profile and
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/profile.h"
-#include "lib/root.h"
-#include "lib/session.h"
+#include "lib/core/profile.h"
+#include "lib/core/root.h"
+#include "lib/core/session.h"
 #include "tap.h"
 
 static char top[] = "/tmp/test-session.XXXXXX";

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/stats.h"
+#include "lib/obs/stats.h"
 #include "tap.h"
 
 static int near(double a, double b)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/text.h"
+#include "lib/util/text.h"
 #include "tap.h"
 
 int main(void)

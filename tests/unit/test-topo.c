@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/root.h"
-#include "lib/topo.h"
+#include "lib/core/root.h"
+#include "lib/core/topo.h"
 #include "tap.h"
 
 static char dir[64];

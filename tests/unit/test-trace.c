@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "lib/trace.h"
+#include "lib/obs/trace.h"
 #include "tap.h"
 
 int main(void)

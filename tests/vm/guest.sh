@@ -592,7 +592,7 @@ bench_monitor() {
 	# reader (bench/histfloor.c) over the same window. "counts": the four
 	# of --backend kernel with count columns; "times": those and, in a
 	# second instance, the wait and run times of the default columns
-	# (src/lib/klat.c), whose two time hists are read too; "countswork":
+	# (src/lib/obs/klat.c), whose two time hists are read too; "countswork":
 	# counts, plus user work of about wqctl's size an interval (histfloor
 	# -w 30: some 210,000 instructions, callgrind) - whether a flood makes
 	# user work itself dear in the guest
@@ -634,7 +634,7 @@ bench_monitor() {
 }
 
 # what the default columns add to the counts where the kernel keeps times
-# (src/lib/klat.c: synthetic events and triggers, the times' hists sized
+# (src/lib/obs/klat.c: synthetic events and triggers, the times' hists sized
 # WQ_KLAT_MAP_SIZE, the variables' maps WQ_KLAT_VAR_MAP_SIZE), for the
 # floor: "-" lines go to synthetic_events, the rest to INSTANCE's files
 floor_lat() {
@@ -661,7 +661,7 @@ floor_lat_off() {
 	done
 }
 
-# what monitor --backend kernel sets (src/lib/khist.c triggers[]), for the
+# what monitor --backend kernel sets (src/lib/obs/khist.c triggers[]), for the
 # floor: keyed by function where activate_work carries it, else by work
 floor_triggers() {
 	if grep -q ' function;' /sys/kernel/tracing/events/workqueue/workqueue_activate_work/format; then

@@ -18,10 +18,9 @@ cp "$wqctl" "$root/usr/sbin/wqctl"
 cp "$guest" "$root/guest.sh"
 for f in "$@"; do cp -r "$f" "$root/"; done
 
-# the libraries wqctl links plus the ones it dlopen()s (src/lib/dl.c,
-# src/cli/lazy.c), each with what it links in turn
-sonames=$(sed -n 's/^#define SO_[A-Z_]* "\(lib[^"]*\)"$/\1/p' "$(dirname "$0")/../../src/lib/dl.c" \
-	"$(dirname "$0")/../../src/cli/lazy.c")
+# the libraries wqctl links plus the ones it dlopen()s (src/lib/util/dl.c,
+# the one loader), each with what it links in turn
+sonames=$(sed -n 's/^#define SO_[A-Z_]* "\(lib[^"]*\)"$/\1/p' "$(dirname "$0")/../../src/lib/util/dl.c")
 # (awk reads to the end: an early exit would kill ldconfig with SIGPIPE, and
 # pipefail would turn that into a silent failure)
 cache=$(ldconfig -p)

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * monitor's session: the tracepoints drained into the bookkeeping interval
+ * by interval on a fixed clock (interval i ends at start + (i + 1) x the
+ * interval, whatever printing took), the lost events counted, the run
+ * summed up; the patterns' selection and each workqueue's limit.
+ */
+#define _GNU_SOURCE
+#include "sampler.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/explain.h"
+#include "khist.h"
+#include "klat.h"
+#include "../util/macro.h"
+#include "../core/ownerknob.h"
+#include "trace.h"
+#include "../core/wq.h"
+
+struct wq_sampler {
+	struct wq_ctx *ctx;
+	const struct wq_cancel *cancel;
+	struct wq_trace *trace;
+	struct wq_khist *khist;
+	struct wq_mon *mon;
+	char **pats;
+	size_t npats;
+	double interval, start;
+	long next; /* the interval wq_sampler_next() waits for */
+	long done; /* intervals read */
+	unsigned long long lost;
+	struct wq_sampler_limit *lim;
+	size_t nlim;
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until deadline or a signal. */
+static void wait_until(const struct wq_sampler *s, double deadline)
+{
+	double left;
+
+	while (!wq_cancelled(s->cancel) && (left = deadline - wq_mono_now()) > 0) {
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled)
+{
+	if (!ctx || throttled)
+		return WQ_SAMPLER_STREAM;
+	if (times) /* wq_khist_times_available asks wq_khist_available first */
+		return wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM;
+	return wq_khist_available(ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
+}
+
+int wq_sampler_open(struct wq_ctx *ctx, const struct wq_cancel *cancel, enum wq_sampler_backend backend,
+		    unsigned int buffer_kb, double interval, char **pats, size_t npats, struct wq_sampler **out,
+		    char *why, size_t whysz)
+{
+	struct wq_sampler *s = calloc(1, sizeof(*s));
+	int r;
+
+	*out = NULL;
+	if (!s || !(s->mon = wq_mon_new())) {
+		free(s);
+		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	s->ctx = ctx;
+	s->cancel = cancel;
+	s->pats = pats;
+	s->npats = npats;
+	s->interval = interval;
+	if (backend != WQ_SAMPLER_STREAM)
+		r = wq_khist_open(ctx, backend == WQ_SAMPLER_KERNEL_TIMES, &s->khist, why, whysz);
+	else
+		r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
+	if (r < 0) {
+		wq_sampler_free(s);
+		return r;
+	}
+	s->start = wq_mono_now();
+	*out = s;
+	return 0;
+}
+
+/* The kernel's hists read: the interval's rows in out, what the maps had no room for in *lost. */
+static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long long *lost)
+{
+	char why[300];
+	int r = wq_khist_read(s->khist, out->seconds, &out->rows, &out->n, lost, why, sizeof(why));
+
+	const char *fn;
+
+	if (r < 0)
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
+	else if (*lost)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu events not counted: the kernel's hist maps are full (%d %s each); "
+		       "--backend stream counts them",
+		       *lost, wq_khist_by_function(s->khist) ? WQ_KHIST_FN_MAP_SIZE : WQ_KHIST_MAP_SIZE,
+		       wq_khist_by_function(s->khist) ? "keys" : "work items");
+	if (r == 0 && wq_khist_times_dropped(s->khist))
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu wait or run times not kept: the kernel's time hists are full (%d keys of "
+		       "function and bucket each); the counts are whole, WAIT and RUN are of the other times",
+		       wq_khist_times_dropped(s->khist), WQ_KLAT_MAP_SIZE);
+	while (r == 0 && wq_khist_next_shared(s->khist, &fn, why, sizeof(why)))
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %s is queued on %s: the kernel does not say which of them runs it, so their "
+		       "STARTED, DONE, PENDING and INFLIGHT share its counts in proportion to QUEUED; "
+		       "--backend stream counts them apart",
+		       fn, why);
+	out->kernel = true;
+	return r;
+}
+
+/* The trace buffer drained into the bookkeeping: the interval's rows in out. */
+static int read_trace(struct wq_sampler *s, bool flush, struct wq_sample *out, unsigned long long *lost)
+{
+	int r = flush ? wq_trace_flush(s->trace, s->mon) : wq_trace_read(s->trace, s->mon, lost);
+
+	if (r < 0 || wq_mon_interval(s->mon, out->seconds, &out->rows, &out->n) < 0) {
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: instances/%s: cannot read events: %s", wq_trace_instance(s->trace),
+		       wq_strerror(r < 0 ? -r : ENOMEM));
+		return r < 0 ? r : -ENOMEM;
+	}
+	if (*lost)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu events lost (trace buffer full: --buffer-size); PENDING and INFLIGHT may be off",
+		       *lost);
+	return 0;
+}
+
+int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
+{
+	double began = s->start + (double)s->next * s->interval;
+	unsigned long long lost = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	wait_until(s, began + s->interval);
+	if (wq_cancelled(s->cancel))
+		return 0;
+	s->next++;
+	out->seconds = wq_mono_now() - began;
+	r = s->khist ? read_khist(s, out, &lost) : read_trace(s, flush, out, &lost);
+	if (r < 0)
+		return r;
+	s->lost += lost;
+	s->done++;
+	out->lost = lost;
+	out->timestamp = wall();
+	return 1;
+}
+
+int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s->done == 0)
+		return 0;
+	out->timestamp = wall();
+	out->seconds = wq_mono_now() - s->start;
+	out->lost = s->lost;
+	out->intervals = s->done;
+	if (s->khist) {
+		out->kernel = true;
+		return wq_khist_summary(s->khist, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
+	}
+	return wq_mon_summary(s->mon, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
+}
+
+/* The sysfs form of a tracepoint's name: '/' -> '!'. */
+static void sysfs_name(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s", name);
+	for (char *p = buf; *p; p++)
+		if (*p == '/')
+			*p = '!';
+}
+
+bool wq_sampler_wanted(const struct wq_sampler *s, const char *name)
+{
+	char sysfs[64];
+
+	if (s->npats == 0)
+		return true;
+	sysfs_name(sysfs, sizeof(sysfs), name);
+	for (size_t i = 0; i < s->npats; i++)
+		if (!fnmatch(s->pats[i], name, 0) || !fnmatch(s->pats[i], sysfs, 0))
+			return true;
+	return false;
+}
+
+const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char *name)
+{
+	struct wq_sampler_limit *nv, *l;
+	const struct wq_owner_knob *knob;
+	struct wq_explain ex;
+	struct wq_info wi = {0};
+	char sysfs[64];
+
+	for (size_t i = 0; i < s->nlim; i++)
+		if (!strcmp(s->lim[i].name, name))
+			return &s->lim[i];
+	nv = realloc(s->lim, sizeof(*nv) * (s->nlim + 1));
+	if (!nv)
+		return NULL;
+	s->lim = nv;
+	l = &nv[s->nlim++];
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->max_active = -1;
+	l->limit = -1;
+	sysfs_name(sysfs, sizeof(sysfs), name);
+	if (wq_name_is_valid(sysfs) && wq_info_read(s->ctx, sysfs, &wi) == 0 && !(wi.bad & (1U << WQ_A_MAX_ACTIVE))) {
+		l->max_active = wi.max_active;
+		if (wq_explain(s->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
+			l->limit = ex.max_inflight;
+		wq_explain_clear(&ex);
+	} else if ((knob = wq_owner_knob_find(name)) && !wq_owner_knob_in_sysfs(s->ctx, knob)) {
+		/* outside sysfs (btrfs, dm-zoned): explain's model, with the owner's default */
+		wq_info_clear(&wi);
+		if (wq_owner_knob_model(s->ctx, name, knob, &wi) == 0) {
+			l->max_active = wi.max_active;
+			if (wq_explain(s->ctx, &wi, NULL, &ex) == 0 && ex.max_inflight > 0)
+				l->limit = ex.max_inflight;
+			wq_explain_clear(&ex);
+		}
+	}
+	wq_info_clear(&wi);
+	return l;
+}
+
+void wq_sampler_free(struct wq_sampler *s)
+{
+	if (!s)
+		return;
+	if (s->trace)
+		wq_trace_close(s->trace);
+	wq_khist_close(s->khist);
+	wq_mon_free(s->mon);
+	free(s->lim);
+	free(s);
+}
