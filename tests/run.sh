@@ -374,6 +374,16 @@ tier_style() {
 		lib/util/text.h '#include "../../cli/cli.h"'
 	plant "a command calling another command's function" "cmd_show.c calls get_shared() of cmd_get.c" \
 		cli/cmd_get.c 'int get_shared(void) { return 0; }' cli/cmd_show.c 'static int x(void) { return get_shared(); }'
+	# the command line parses and prints: a function there longer than that is policy to move or split (issue 63)
+	n=$((n + 1))
+	if out=$(cd "$top" && awk 'FNR == 1 { start = 0 }
+		/^[a-z].*\(/ { name = $0 } /^\{$/ { start = FNR } /^\}$/ && start {
+		if (FNR - start + 1 > 110) printf "%s: %s: %d lines\n", FILENAME, name, FNR - start + 1; start = 0 }' src/cli/*.c) && [ -z "$out" ]; then
+		echo "ok $n - src/cli: no function over 110 lines"
+	else
+		echo "not ok $n - src/cli: no function over 110 lines"
+		echo "$out" | sed 's/^/#   /'
+	fi
 	n=$((n + 1))
 	if out=$(diff <("$top/tests/layers.sh" layers) \
 		<(sed -n '/^<!-- layers: tests\/layers.sh layers -->$/,/^<!-- end layers -->$/p' "$top/ARCHITECTURE.md" |

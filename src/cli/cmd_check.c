@@ -163,6 +163,20 @@ static int check_profiles(struct cli *cli, char **names, size_t n, struct tally 
 	return EXIT_OK;
 }
 
+/* --interval SECONDS for --isolation: 0 or EXIT_USAGE (said). */
+static int interval(struct cli *cli, const char *arg, double *seconds)
+{
+	char *end;
+
+	errno = 0;
+	*seconds = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*seconds >= 0.1 && *seconds <= 3600)) {
+		cli_err(cli, "check: --interval '%s': expected seconds from 0.1 to 3600", arg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -173,7 +187,6 @@ static int run(struct cli *cli, int argc, char **argv)
 	bool isolation = false, interval_given = false;
 	const char *iso_cpus = NULL;
 	double seconds = 5;
-	char *end;
 	_cleanup_free_ char **pnames = calloc((size_t)argc + 1, sizeof(char *));
 	bool strict = false;
 	struct tally t = {0};
@@ -192,12 +205,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		case 'c': iso_cpus = optarg; break;
 		case 'i':
 			interval_given = true;
-			errno = 0;
-			seconds = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(seconds >= 0.1 && seconds <= 3600)) {
-				cli_err(cli, "check: --interval '%s': expected seconds from 0.1 to 3600", optarg);
+			if (interval(cli, optarg, &seconds))
 				return EXIT_USAGE;
-			}
 			break;
 		default:
 			cli_err(cli, "check: %s: unknown option or missing argument", argv[optind - 1]);

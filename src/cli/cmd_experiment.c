@@ -29,7 +29,9 @@
 #include "../lib/obs/sampler.h"
 #include "../lib/core/wq.h"
 #include "cli.h"
+#include "exp_grid.h"
 #include "exp_plot.h"
+#include "exp_saved.h"
 #include "json.h"
 #include "profiles.h"
 
@@ -42,70 +44,6 @@ struct xp {
 	const char *backend; /* --backend as given: auto (NULL), kernel, stream */
 	bool list; /* --list: the saved experiments */
 };
-
-enum { LCOL_NAME, LCOL_SETTINGS, LCOL_RUNS, LCOL_METRIC, LCOL_COMMAND };
-static const struct colinfo list_cols[] = {
-    [LCOL_NAME] = {"NAME", 0.2, 0, SCOLS_JSON_STRING, "saved experiment (--compare NAME runs it again)"},
-    [LCOL_SETTINGS] = {"SETTINGS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "settings in its grid"},
-    [LCOL_RUNS] = {"RUNS", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "measured runs per setting"},
-    [LCOL_METRIC] = {"METRIC", 0.15, 0, SCOLS_JSON_STRING, "its metric"},
-    [LCOL_COMMAND] = {"COMMAND", 0.5, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "the workload"},
-};
-
-/* --list: each saved experiment, read and checked as --compare reads it. */
-static int list_saved(struct cli *cli)
-{
-	char **names = NULL;
-	size_t n = 0;
-	struct out o;
-	int rc, r;
-
-	rc = out_init(&o, cli, list_cols, ARRAY_SIZE(list_cols), "NAME,SETTINGS,RUNS,METRIC,COMMAND", NULL,
-		      "experiments");
-	if (rc)
-		return rc;
-	if (!cli_ctx(cli)) {
-		out_free(&o);
-		return EXIT_FAIL;
-	}
-	r = wq_saved_names(cli->ctx, &names, &n);
-	if (r < 0) {
-		_cleanup_free_ char *at = wq_saved_path(cli->ctx, "");
-
-		cli_err(cli, "%s: cannot list: %s", at ? at : "experiments", wq_strerror(-r));
-		out_free(&o);
-		return EXIT_FAIL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct wq_saved_exp b = {0};
-		struct libscols_line *ln;
-		char num[32], cmd[1024] = "";
-		size_t len = 0;
-
-		if (wq_exp_read_saved(cli->ctx, names[i], &b) < 0) {
-			rc = EXIT_FAIL; /* said why; the others are listed */
-			wq_saved_exp_free(&b);
-			continue;
-		}
-		for (size_t k = 0; k < b.ncmd && len < sizeof(cmd); k++)
-			len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", k ? " " : "", b.cmd[k]);
-		ln = out_line(&o);
-		out_set(&o, ln, LCOL_NAME, names[i]);
-		snprintf(num, sizeof(num), "%zu", b.nsettings);
-		out_set(&o, ln, LCOL_SETTINGS, num);
-		snprintf(num, sizeof(num), "%ld", b.runs);
-		out_set(&o, ln, LCOL_RUNS, num);
-		out_set(&o, ln, LCOL_METRIC, b.metric ? b.metric : "");
-		out_set(&o, ln, LCOL_COMMAND, cmd);
-		wq_saved_exp_free(&b);
-	}
-	if (n == 0)
-		cli_warn(cli, "experiment: none is saved yet (experiment --save NAME keeps one)");
-	r = out_print(&o);
-	out_free(&o);
-	cli_strv_free(names, n);
-	return rc ? rc : r;
-}
 
 /* A figure for people: four significant digits or so, never an exponent. */
 static void fmt_num(char *b, size_t size, double v)
@@ -122,306 +60,6 @@ static void fmt_num(char *b, size_t size, double v)
 		snprintf(b, size, "0");
 	else
 		snprintf(b, size, "%.3g", v);
-}
-
-/* --- settings ------------------------------------------------------------ */
-
-/* Append a copy of s to *v, NULL-terminated, of *n strings. 0 or -ENOMEM. */
-static int strv_push(char ***v, size_t *n, const char *s)
-{
-	char **nv = realloc(*v, sizeof(char *) * (*n + 2));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[*n] = strdup(s);
-	if (!nv[*n])
-		return -ENOMEM;
-	nv[++*n] = NULL;
-	return 0;
-}
-
-/* Split "8,16,768" (or "0-1|all" for cpumask, whose lists hold commas) into values. */
-/* The values of one --set, in v; their number, or max + 1 when there are more (nothing is dropped). */
-static size_t split_values(char *list, int attr, char **v, size_t max)
-{
-	const char *sep = attr == WQ_A_CPUMASK || strchr(list, '|') ? "|" : ",";
-	size_t n = 0;
-	char *save = NULL;
-
-	for (char *t = strtok_r(list, sep, &save); t; t = strtok_r(NULL, sep, &save)) {
-		if (n == max)
-			return max + 1;
-		v[n++] = t;
-	}
-	return n;
-}
-
-/*
- * --set 'MOUNTPOINT thread_pool=V1,V2,...': btrfs's own knob for its
- * workqueues, which are not in sysfs, as one axis (live system only: a
- * mount is reconfigured, nothing in a tree can be).
- */
-static int axis_from_mount(struct xp *x, const char *spec, char *dir, const char *opt, char *list)
-{
-	struct wq_exp *e = &x->e;
-	struct cli *cli = x->cli;
-	_cleanup_free_ char *cur = NULL;
-	char *vals[WQ_EXP_MAX_CELLS], path[4200], obj[4200];
-	struct wq_exp_axis *ax;
-	size_t nv;
-	int r;
-
-	/* "/mnt/data/" is /mnt/data, as the kernel lists it */
-	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
-		dir[l - 1] = '\0';
-	if (strcmp(opt, "thread_pool")) {
-		cli_err(cli, "experiment: --set '%s': a mount point takes thread_pool= (btrfs's), not %s=", spec, opt);
-		return EXIT_USAGE;
-	}
-	r = wq_mountopt_path(dir, opt, path, sizeof(path));
-	if (r < 0) {
-		cli_err(cli, "experiment: --set '%s': %s: %s", spec, dir,
-			r == -EINVAL ? "not a mount point as the kernel names it (absolute, no '.', '..', '//', "
-				       "spaces or control characters)"
-				     : wq_strerror(-r));
-		return EXIT_USAGE;
-	}
-	nv = split_values(list, WQ_A_MAX_ACTIVE, vals, ARRAY_SIZE(vals));
-	if (nv == 0 || nv > ARRAY_SIZE(vals)) {
-		if (nv)
-			cli_err(cli, "experiment: --set '%s': more than %d values (the grid holds at most %d settings)",
-				spec, WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
-		else
-			cli_err(cli, "experiment: --set '%s': no values after thread_pool=", spec);
-		return EXIT_USAGE;
-	}
-	r = wq_mountopt_read(cli->ctx, path, &cur);
-	if (r < 0) {
-		cli_err(cli, "experiment: --set '%s': %s: %s", spec, dir,
-			r == -ENOENT	    ? "no btrfs is mounted there"
-			: r == -EMEDIUMTYPE ? "not a btrfs (thread_pool= is btrfs's mount option)"
-					    : wq_strerror(-r));
-		return r == -ENOENT ? EXIT_NONE_EXIST : r == -EMEDIUMTYPE ? EXIT_USAGE : EXIT_FAIL;
-	}
-	ax = wq_exp_axis_new(e, nv);
-	if (!ax)
-		return EXIT_FAIL;
-	snprintf(obj, sizeof(obj), "%s %s", dir, opt);
-	for (size_t v = 0; v < nv; v++) {
-		_cleanup_free_ char *newv = NULL;
-		char why[200];
-
-		if (wq_mountopt_check(cli->ctx, opt, vals[v], &newv, why, sizeof(why)) < 0) {
-			cli_err(cli, "%s: invalid value '%s': %s", obj, vals[v], why);
-			return EXIT_USAGE;
-		}
-		if (asprintf(&ax->c[v].label, "%s %s=%s", dir, opt, vals[v]) < 0) {
-			ax->c[v].label = NULL;
-			return EXIT_FAIL;
-		}
-		if (wq_exp_choice_add(e, &ax->c[v], obj, path, WQ_V_INT, cur, NULL, newv, vals[v]) < 0)
-			return EXIT_FAIL;
-	}
-	if (cli->sysroot) {
-		cli_err(cli,
-			"experiment: --set '%s': thread_pool changes by reconfiguring the mount, which only the "
-			"live system can",
-			spec);
-		return EXIT_USAGE;
-	}
-	/* btrfs's workqueues are what the axis varies: count their work unless --watch says what to */
-	if (!e->nwatch && e->monitor && strv_push(&e->watch, &e->nwatch, "btrfs-*") < 0)
-		return EXIT_FAIL;
-	return EXIT_OK;
-}
-
-/* --set 'WQ ATTR=V1,V2,...': one axis, validated against every workqueue WQ names. */
-static int axis_from_set(struct xp *x, const char *spec)
-{
-	struct wq_exp *e = &x->e;
-	struct cli *cli = x->cli;
-	_cleanup_free_ char *copy = strdup(spec);
-	char *save = NULL, *wq, *assign, *eq, *extra, *vals[WQ_EXP_MAX_CELLS], **names = NULL;
-	size_t nv, n = 0;
-	int attr, rc = EXIT_OK, r;
-	struct wq_exp_axis *ax;
-
-	if (!copy)
-		return EXIT_FAIL;
-	wq = strtok_r(copy, " \t", &save);
-	assign = strtok_r(NULL, " \t", &save);
-	extra = strtok_r(NULL, " \t", &save);
-	if (!wq || !assign || extra || !(eq = strchr(assign, '='))) {
-		cli_err(cli, "experiment: --set '%s': expected 'WORKQUEUE ATTR=V1,V2,...'", spec);
-		return EXIT_USAGE;
-	}
-	*eq = '\0';
-	/* a mount point: btrfs's thread_pool */
-	if (wq[0] == '/')
-		return axis_from_mount(x, spec, wq, assign, eq + 1);
-	attr = wq_attr_from_name(assign);
-	if (attr < 0) {
-		const char *near = cli_nearest_attr(assign);
-
-		cli_err(cli, "experiment: --set '%s': %s: unknown attribute%s%s%s", spec, assign,
-			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-		return EXIT_USAGE;
-	}
-	nv = split_values(eq + 1, attr, vals, ARRAY_SIZE(vals));
-	if (nv == 0) {
-		cli_err(cli, "experiment: --set '%s': no values after %s=", spec, assign);
-		return EXIT_USAGE;
-	}
-	if (nv > ARRAY_SIZE(vals)) {
-		cli_err(cli, "experiment: --set '%s': more than %d values (the grid holds at most %d settings)", spec,
-			WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
-		return EXIT_USAGE;
-	}
-	if (!cli_is_glob(wq) && !wq_name_is_valid(wq)) {
-		cli_err(cli, "experiment: --set '%s': %s: not a valid workqueue name", spec, wq);
-		return EXIT_USAGE;
-	}
-	r = cli_resolve_targets(cli, &wq, 1, &names, &n, true);
-	if (r != EXIT_OK) {
-		wq_names_free(names, n);
-		return r == EXIT_FAIL ? EXIT_FAIL : EXIT_NONE_EXIST;
-	}
-	ax = wq_exp_axis_new(e, nv);
-	if (!ax) {
-		wq_names_free(names, n);
-		return EXIT_FAIL;
-	}
-	for (size_t v = 0; v < nv; v++) {
-		if (asprintf(&ax->c[v].label, "%s %s=%s", wq, assign, vals[v]) < 0) {
-			ax->c[v].label = NULL;
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	}
-	for (size_t t = 0; t < n; t++) {
-		const struct wq_attr_desc *d = &wq_attr_descs[attr];
-		struct wq_owner_info owner;
-		struct wq_info wi;
-		char obj[160], path[256];
-
-		r = wq_info_read(cli->ctx, names[t], &wi);
-		if (r < 0) {
-			cli_err(cli, "%s: cannot read: %s", names[t], wq_strerror(-r));
-			wq_info_clear(&wi);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		snprintf(obj, sizeof(obj), "%s/%s", wi.name, d->name);
-		wq_owner_resolve(cli->ctx, names[t], &owner);
-		wq_attr_path(path, sizeof(path), wi.name, d->name);
-		for (size_t v = 0; v < nv && rc == EXIT_OK; v++) {
-			struct wq_req_verdict vd;
-
-			if (wq_request_attr(
-				cli->ctx,
-				&(struct wq_request){.wi = &wi,
-						     .attr = (enum wq_attr)attr,
-						     .value = vals[v],
-						     .owner_node = owner.node,
-						     .owner_why = owner.o.kind == WQ_OWNER_NONE ? NULL : owner.node_why,
-						     .flags = e->force ? WQ_REQ_FORCE : 0},
-				&vd) < 0) {
-				rc = EXIT_FAIL;
-				break;
-			}
-			/* a glob that reaches per-cpu workqueues: those lack the unbound attributes (as set) */
-			if (vd.cond == WQ_COND_PERCPU && cli_is_glob(wq)) {
-				if (v == 0)
-					cli_warn(cli, "%s: skipped: %s", obj, vd.why);
-				break;
-			}
-			if (vd.cond != WQ_COND_OK) {
-				cli_say_refusal(cli, obj, vals[v], &vd);
-				rc = vd.cond == WQ_COND_UNREADABLE ? EXIT_FAIL : EXIT_USAGE;
-			} else if (wq_exp_choice_add(e, &ax->c[v], obj, path, d->type, wi.raw[attr], wi.name, vd.write,
-						     vals[v]) < 0) {
-				rc = EXIT_FAIL;
-			}
-			wq_req_verdict_clear(&vd);
-		}
-		wq_owner_info_clear(&owner);
-		wq_info_clear(&wi);
-		if (rc != EXIT_OK)
-			goto out;
-	}
-out:
-	wq_names_free(names, n);
-	return rc;
-}
-
-/* --profile a,b,none: one axis of whole profiles ("none": only what was there before). */
-static int axis_from_profiles(struct xp *x, const char *list)
-{
-	struct wq_exp *e = &x->e;
-	struct cli *cli = x->cli;
-	_cleanup_free_ char *copy = strdup(list);
-	char *names[WQ_EXP_MAX_CELLS], *save = NULL;
-	size_t n = 0;
-	struct wq_exp_axis *ax;
-
-	if (!copy)
-		return EXIT_FAIL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (n == ARRAY_SIZE(names)) {
-			cli_err(cli,
-				"experiment: --profile: more than %d profiles (the grid holds at most %d settings)",
-				WQ_EXP_MAX_CELLS, WQ_EXP_MAX_CELLS);
-			return EXIT_USAGE;
-		}
-		names[n++] = t;
-	}
-	if (n == 0) {
-		cli_err(cli, "experiment: --profile '%s': no profile names", list);
-		return EXIT_USAGE;
-	}
-	ax = wq_exp_axis_new(e, n);
-	if (!ax)
-		return EXIT_FAIL;
-	for (size_t i = 0; i < n; i++) {
-		struct wq_settings st = {0};
-		struct wq_pset set = {0};
-		bool none = false;
-		int rc;
-
-		if (asprintf(&ax->c[i].label, "%s%s", strcmp(names[i], "none") ? "profile " : "", names[i]) < 0) {
-			ax->c[i].label = NULL;
-			return EXIT_FAIL;
-		}
-		if (!strcmp(names[i], "none"))
-			continue;
-		rc = cli_load_profiles(cli, &names[i], 1, &set, &none);
-		if (rc)
-			return rc;
-		if (wq_settings_resolve(cli->ctx, &set, NULL, 0, true, &st) < 0) {
-			cli_err(cli, "experiment: profile %s: cannot read the workqueues", names[i]);
-			wq_pset_free(&set);
-			return EXIT_FAIL;
-		}
-		if (cli_report_settings(cli, &st)) {
-			cli_err(cli, "experiment: profile %s: invalid settings", names[i]);
-			rc = EXIT_USAGE;
-		}
-		for (size_t s = 0; s < st.n && rc == EXIT_OK; s++) {
-			const struct wq_setting *w = &st.v[s];
-
-			if (w->cond != WQ_COND_OK)
-				continue;
-			if (wq_exp_choice_add(e, &ax->c[i], w->object, w->path, w->type, w->current, w->wq, w->write,
-					      w->value) < 0)
-				rc = EXIT_FAIL;
-		}
-		wq_settings_free(&st);
-		wq_pset_free(&set);
-		if (rc)
-			return rc;
-	}
-	return EXIT_OK;
 }
 
 /* --- results ------------------------------------------------------------- */
@@ -554,114 +192,45 @@ static int number(struct cli *cli, const char *opt, const char *arg, long lo, lo
 
 enum { OPT_BACKEND = 0x100 };
 
-static int parse_args(struct xp *x, int argc, char **argv)
+/* --seed N */
+static int seed(struct xp *x, const char *arg)
 {
-	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},
-	    {"profile", required_argument, NULL, 'p'},
-	    {"runs", required_argument, NULL, 'n'},
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"seed", required_argument, NULL, 'S'},
-	    {"metric", required_argument, NULL, 'm'},
-	    {"better", required_argument, NULL, 'b'},
-	    {"save", required_argument, NULL, 'a'},
-	    {"compare", required_argument, NULL, 'c'},
-	    {"threshold", required_argument, NULL, 't'},
-	    {"plot", required_argument, NULL, 'P'},
-	    {"force", no_argument, NULL, 'f'},
-	    {"no-monitor", no_argument, NULL, 'M'},
-	    {"watch", required_argument, NULL, 'W'},
-	    {"backend", required_argument, NULL, OPT_BACKEND},
-	    {"list", no_argument, NULL, 'L'},
-	    {NULL, 0, NULL, 0},
-	};
+	char *end;
+
+	errno = 0;
+	x->e.seed = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-') {
+		cli_err(x->cli, "experiment: --seed '%s': expected an unsigned number", arg);
+		return EXIT_USAGE;
+	}
+	x->seed_given = true;
+	return EXIT_OK;
+}
+
+/* --watch PATTERN */
+static int watch(struct xp *x, const char *arg)
+{
+	struct wq_exp *e = &x->e;
+
+	if (e->nwatch >= WQ_EXP_MAX_WATCH) {
+		cli_err(x->cli, "experiment: more than %d --watch patterns", WQ_EXP_MAX_WATCH);
+		return EXIT_USAGE;
+	}
+	if (!arg[0] || strlen(arg) >= WQ_NAME_MAX) {
+		cli_err(x->cli, "experiment: --watch '%s': a workqueue name or glob of 1 to %d characters", arg,
+			WQ_NAME_MAX - 1);
+		return EXIT_USAGE;
+	}
+	return exp_strv_push(&e->watch, &e->nwatch, arg) < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+/* The options together: what excludes what, --compare's and --save's names, the workload, the metric. */
+static int check_args(struct xp *x, int argc, const char *metric, const char *better, bool runs_given)
+{
 	struct wq_exp *e = &x->e;
 	struct cli *cli = x->cli;
-	const char *metric = NULL, *better = NULL;
-	bool runs_given = false;
 	char why[300];
-	int c, rc;
-	long v;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (e->nsets + 1 >= WQ_EXP_MAX_AXES) {
-				cli_err(cli, "experiment: more than %d --set axes", WQ_EXP_MAX_AXES - 1);
-				return EXIT_USAGE;
-			}
-			if (strv_push(&e->sets, &e->nsets, optarg) < 0)
-				return EXIT_FAIL;
-			break;
-		case 'p':
-			if (e->profiles) {
-				cli_err(cli, "experiment: --profile given twice (one list: --profile a,b,none)");
-				return EXIT_USAGE;
-			}
-			e->profiles = strdup(optarg);
-			break;
-		case 'n':
-			if ((rc = number(cli, "--runs", optarg, 1, WQ_EXP_MAX_RUNS, &e->runs)))
-				return rc;
-			runs_given = true;
-			break;
-		case 'w':
-			if ((rc = number(cli, "--warmup", optarg, 0, WQ_EXP_MAX_WARMUP, &e->warmup)))
-				return rc;
-			break;
-		case 'S': {
-			char *end;
-
-			errno = 0;
-			e->seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-') {
-				cli_err(cli, "experiment: --seed '%s': expected an unsigned number", optarg);
-				return EXIT_USAGE;
-			}
-			x->seed_given = true;
-			break;
-		}
-		case 'm': metric = optarg; break;
-		case 'b': better = optarg; break;
-		case 'a': e->save = optarg; break;
-		case 'c': e->compare = optarg; break;
-		case 't':
-			if ((rc = number(cli, "--threshold", optarg, 0, 1000, &v)))
-				return rc;
-			e->threshold = (double)v;
-			break;
-		case 'P': x->plot = optarg; break;
-		case 'L': x->list = true; break;
-		case 'f': e->force = true; break;
-		case 'M': e->monitor = false; break;
-		case OPT_BACKEND:
-			if (!streq(optarg, "auto") && !streq(optarg, "kernel") && !streq(optarg, "stream")) {
-				cli_err(cli, "experiment: --backend '%s': expected auto, kernel or stream", optarg);
-				return EXIT_USAGE;
-			}
-			x->backend = streq(optarg, "auto") ? NULL : optarg;
-			break;
-		case 'W':
-			if (e->nwatch >= WQ_EXP_MAX_WATCH) {
-				cli_err(cli, "experiment: more than %d --watch patterns", WQ_EXP_MAX_WATCH);
-				return EXIT_USAGE;
-			}
-			if (!optarg[0] || strlen(optarg) >= WQ_NAME_MAX) {
-				cli_err(cli, "experiment: --watch '%s': a workqueue name or glob of 1 to %d characters",
-					optarg, WQ_NAME_MAX - 1);
-				return EXIT_USAGE;
-			}
-			if (strv_push(&e->watch, &e->nwatch, optarg) < 0)
-				return EXIT_FAIL;
-			break;
-		default:
-			cli_err(cli, "experiment: %s: unknown option or missing argument", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	for (int i = optind; i < argc; i++)
-		if (strv_push(&e->cmd, &e->ncmd, argv[i]) < 0)
-			return EXIT_FAIL;
 	if (cli->list_columns)
 		return EXIT_OK;
 	if (x->list) {
@@ -717,6 +286,99 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+static int parse_args(struct xp *x, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"set", required_argument, NULL, 's'},
+	    {"profile", required_argument, NULL, 'p'},
+	    {"runs", required_argument, NULL, 'n'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"seed", required_argument, NULL, 'S'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"better", required_argument, NULL, 'b'},
+	    {"save", required_argument, NULL, 'a'},
+	    {"compare", required_argument, NULL, 'c'},
+	    {"threshold", required_argument, NULL, 't'},
+	    {"plot", required_argument, NULL, 'P'},
+	    {"force", no_argument, NULL, 'f'},
+	    {"no-monitor", no_argument, NULL, 'M'},
+	    {"watch", required_argument, NULL, 'W'},
+	    {"backend", required_argument, NULL, OPT_BACKEND},
+	    {"list", no_argument, NULL, 'L'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct wq_exp *e = &x->e;
+	struct cli *cli = x->cli;
+	const char *metric = NULL, *better = NULL;
+	bool runs_given = false;
+	int c, rc;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (e->nsets + 1 >= WQ_EXP_MAX_AXES) {
+				cli_err(cli, "experiment: more than %d --set axes", WQ_EXP_MAX_AXES - 1);
+				return EXIT_USAGE;
+			}
+			if (exp_strv_push(&e->sets, &e->nsets, optarg) < 0)
+				return EXIT_FAIL;
+			break;
+		case 'p':
+			if (e->profiles) {
+				cli_err(cli, "experiment: --profile given twice (one list: --profile a,b,none)");
+				return EXIT_USAGE;
+			}
+			e->profiles = strdup(optarg);
+			break;
+		case 'n':
+			if ((rc = number(cli, "--runs", optarg, 1, WQ_EXP_MAX_RUNS, &e->runs)))
+				return rc;
+			runs_given = true;
+			break;
+		case 'w':
+			if ((rc = number(cli, "--warmup", optarg, 0, WQ_EXP_MAX_WARMUP, &e->warmup)))
+				return rc;
+			break;
+		case 'S':
+			if ((rc = seed(x, optarg)))
+				return rc;
+			break;
+		case 'm': metric = optarg; break;
+		case 'b': better = optarg; break;
+		case 'a': e->save = optarg; break;
+		case 'c': e->compare = optarg; break;
+		case 't':
+			if ((rc = number(cli, "--threshold", optarg, 0, 1000, &v)))
+				return rc;
+			e->threshold = (double)v;
+			break;
+		case 'P': x->plot = optarg; break;
+		case 'L': x->list = true; break;
+		case 'f': e->force = true; break;
+		case 'M': e->monitor = false; break;
+		case OPT_BACKEND:
+			if (!streq(optarg, "auto") && !streq(optarg, "kernel") && !streq(optarg, "stream")) {
+				cli_err(cli, "experiment: --backend '%s': expected auto, kernel or stream", optarg);
+				return EXIT_USAGE;
+			}
+			x->backend = streq(optarg, "auto") ? NULL : optarg;
+			break;
+		case 'W':
+			if ((rc = watch(x, optarg)))
+				return rc;
+			break;
+		default:
+			cli_err(cli, "experiment: %s: unknown option or missing argument", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		if (exp_strv_push(&e->cmd, &e->ncmd, argv[i]) < 0)
+			return EXIT_FAIL;
+	return check_args(x, argc, metric, better, runs_given);
 }
 
 /* The progress line after each measured run: on a terminal, or with -v. */
@@ -778,9 +440,9 @@ static int build(struct xp *x)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < e->nsets && rc == EXIT_OK; i++)
-		rc = axis_from_set(x, e->sets[i]);
+		rc = exp_axis_from_set(x->cli, e, e->sets[i]);
 	if (rc == EXIT_OK && e->profiles)
-		rc = axis_from_profiles(x, e->profiles);
+		rc = exp_axis_from_profiles(x->cli, e, e->profiles);
 	if (rc == EXIT_OK && (r = wq_exp_build_cells(e)) < 0)
 		rc = r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	if (rc == EXIT_OK && e->compare)
@@ -816,13 +478,58 @@ static void say_findings(struct cli *cli, const struct wq_exp *e)
 					   : "; nothing is claimed about the settings (same kernel: exit 0)");
 }
 
+/* After the runs: the statistics, what they found, the table or document, --save, --plot; the exit status. */
+static int results(struct xp *x, int rc, int rrc, bool was_auto)
+{
+	struct cli *cli = x->cli;
+	struct wq_exp *e = &x->e;
+	json_object *doc = NULL;
+	char desc[300];
+
+	if (rc == EXIT_OK && (wq_exp_compute(e) < 0 || wq_exp_judge(e) < 0))
+		rc = EXIT_FAIL;
+	if (rc == EXIT_OK && !cli->quiet)
+		say_findings(cli, e);
+	if (rc == EXIT_OK) {
+		double q = wq_exp_most_queued(e);
+
+		/* fewer than 10 items a run: the workload hardly goes through what is varied */
+		if (q >= 0 && q < 10)
+			cli_warn(
+			    cli,
+			    "experiment: the workqueues under test queued at most %.0f work item%s a run (median): "
+			    "the workload barely uses them, so a difference between the settings is unlikely to "
+			    "come from them (--watch counts the workqueues it does use)",
+			    q, q == 1 ? "" : "s");
+	}
+	if (rc == EXIT_OK && !cli->quiet && was_auto) {
+		metric_describe(&e->metric, desc, sizeof(desc));
+		fprintf(stderr, "wqctl: experiment: metric: %s\n", desc);
+	}
+	if (rc == EXIT_OK)
+		rc = cli->json ? json_print(wq_exp_document(e, rrc == EXIT_OK)) : print_table(x);
+	if (rc == EXIT_OK && e->save) {
+		doc = wq_exp_document(e, rrc == EXIT_OK);
+		if (wq_exp_save(e, doc) < 0)
+			rc = EXIT_FAIL;
+		json_object_put(doc);
+	}
+	if (rc == EXIT_OK && wq_exp_regressed(e))
+		rc = EXIT_FINDINGS;
+	/* after the results are printed and saved, so that a plot gnuplot cannot draw loses none of them */
+	if ((rc == EXIT_OK || rc == EXIT_FINDINGS) && x->plot && exp_plot(cli, e, x->plot) != EXIT_OK)
+		rc = EXIT_FAIL;
+	if (rc == EXIT_OK || rc == EXIT_FINDINGS)
+		rc = rrc ? rrc : rc;
+	return rc;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	struct xp x = {.cli = cli};
 	struct wq_exp *e = &x.e;
 	struct wq_cancel cancel = {0};
 	int rc, rrc;
-	json_object *doc = NULL;
 	char desc[300];
 	bool was_auto, throttled = false;
 
@@ -833,7 +540,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (rc)
 		goto out;
 	if (x.list) {
-		rc = list_saved(cli);
+		rc = exp_list_saved(cli);
 		goto out;
 	}
 	if (cli->list_columns) {
@@ -896,41 +603,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		raise(sig);
 		return EXIT_FAIL;
 	}
-	if (rc == EXIT_OK && (wq_exp_compute(e) < 0 || wq_exp_judge(e) < 0))
-		rc = EXIT_FAIL;
-	if (rc == EXIT_OK && !cli->quiet)
-		say_findings(cli, e);
-	if (rc == EXIT_OK) {
-		double q = wq_exp_most_queued(e);
-
-		/* fewer than 10 items a run: the workload hardly goes through what is varied */
-		if (q >= 0 && q < 10)
-			cli_warn(
-			    cli,
-			    "experiment: the workqueues under test queued at most %.0f work item%s a run (median): "
-			    "the workload barely uses them, so a difference between the settings is unlikely to "
-			    "come from them (--watch counts the workqueues it does use)",
-			    q, q == 1 ? "" : "s");
-	}
-	if (rc == EXIT_OK && !cli->quiet && was_auto) {
-		metric_describe(&e->metric, desc, sizeof(desc));
-		fprintf(stderr, "wqctl: experiment: metric: %s\n", desc);
-	}
-	if (rc == EXIT_OK)
-		rc = cli->json ? json_print(wq_exp_document(e, rrc == EXIT_OK)) : print_table(&x);
-	if (rc == EXIT_OK && e->save) {
-		doc = wq_exp_document(e, rrc == EXIT_OK);
-		if (wq_exp_save(e, doc) < 0)
-			rc = EXIT_FAIL;
-		json_object_put(doc);
-	}
-	if (rc == EXIT_OK && wq_exp_regressed(e))
-		rc = EXIT_FINDINGS;
-	/* after the results are printed and saved, so that a plot gnuplot cannot draw loses none of them */
-	if ((rc == EXIT_OK || rc == EXIT_FINDINGS) && x.plot && exp_plot(cli, e, x.plot) != EXIT_OK)
-		rc = EXIT_FAIL;
-	if (rc == EXIT_OK || rc == EXIT_FINDINGS)
-		rc = rrc ? rrc : rc;
+	rc = results(&x, rc, rrc, was_auto);
 out:
 	wq_exp_free(e);
 	return rc;

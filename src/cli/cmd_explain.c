@@ -193,6 +193,138 @@ static void mount_notes(struct wq_ctx *ctx, const struct wq_info *info, const st
 		wq_explain_note(ex, "and %zu more btrfs mounts", mm->n - ARRAY_SIZE(mm->m));
 }
 
+/* explain's request: the workqueue and the what-if options as given. */
+struct args {
+	const char *ma, *cpuspec, *scope, *mina, *fromspec;
+	const char *name;
+};
+
+/*
+ * The workqueue to explain: from sysfs, or outside it (an owner's knob, or
+ * --max-active alone) modelled into info. EXIT_OK to go on, else the exit
+ * status after the message; *outside, *knob and mounts say what was found.
+ */
+static int find_target(struct cli *cli, const struct args *a, struct wq_info *info, bool *outside,
+		       const struct wq_owner_knob **knob, struct mounts *mounts)
+{
+	const char *name = a->name;
+
+	if (!wq_name_is_valid(name) && !strchr(name, '/')) {
+		cli_err(cli, "%s: not a workqueue name", name);
+		return EXIT_USAGE;
+	}
+	if (wq_name_is_valid(name) && wq_info_read(cli->ctx, name, info) == 0)
+		return EXIT_OK;
+	/* not in sysfs: most workqueues (btrfs, dm-zoned, drivers) are not WQ_SYSFS */
+	*knob = wq_owner_knob_find(name);
+	if (cli_is_glob(name)) {
+		cli_err(cli,
+			"%s: explain takes one workqueue's name, not a pattern (wqctl show '%s' lists "
+			"those in sysfs)",
+			name, name);
+		return EXIT_USAGE;
+	}
+	/* an owner whose workqueues this kernel puts in sysfs: the device is absent */
+	if (!a->ma && *knob && wq_owner_knob_in_sysfs(cli->ctx, *knob)) {
+		cli_no_such_wq(cli, name);
+		return EXIT_NONE_EXIST;
+	}
+	if (!a->ma && *knob && !wq_owner_knob_known(cli->ctx, *knob, name)) {
+		struct mounts mm = {0};
+		const char *near;
+		size_t nn = 0;
+
+		while ((*knob)->names[nn])
+			nn++;
+		near = cli_nearest(name, (*knob)->names, nn);
+		if (!strcmp((*knob)->owner, "btrfs"))
+			wq_btrfs_mounts(cli->ctx, count_mount, &mm);
+		cli_err(cli, "%s: no such %s workqueue%s%s%s%s", name, (*knob)->owner, near ? "; did you mean '" : "",
+			near ? near : "", near ? "'?" : "",
+			!strcmp((*knob)->owner, "btrfs") && !mm.n ? " (no btrfs is mounted here)" : "");
+		return EXIT_NONE_EXIST;
+	}
+	if (!a->ma && !*knob) {
+		cli_err(cli,
+			"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "
+			"what N means here)",
+			name);
+		return EXIT_NONE_EXIST;
+	}
+	if (wq_owner_knob_model(cli->ctx, name, *knob, info) < 0)
+		return EXIT_FAIL;
+	*outside = true;
+	/* btrfs: each mount's own thread_pool; one mount's is the figure */
+	if (*knob && !strcmp((*knob)->owner, "btrfs")) {
+		wq_btrfs_mounts(cli->ctx, count_mount, mounts);
+		if (mounts->n == 1)
+			info->max_active = mounts->m[0].thread_pool;
+	}
+	return EXIT_OK;
+}
+
+/* The what-if options into wi, each checked against this machine; cpus and from hold the sets. EXIT_OK or EXIT_USAGE. */
+static int whatif(struct cli *cli, const struct args *a, const struct wq_info *info, struct wq_whatif *wi,
+		  struct wq_cpuset **cpus, struct wq_cpuset **from)
+{
+	char why[512], *out = NULL;
+
+	if (a->ma) {
+		if (wq_attr_parse(cli->ctx, info, WQ_A_MAX_ACTIVE, -1, a->ma, &out, why, sizeof(why)) < 0) {
+			cli_err(cli, "--max-active: invalid value '%s': %s", a->ma, why);
+			return EXIT_USAGE;
+		}
+		wi->max_active = atoi(out);
+		free(out);
+	}
+	if (a->mina) {
+		char *end;
+		long v = strtol(a->mina, &end, 10);
+
+		if (*end || v < 1 || v > 2048) {
+			cli_err(cli, "--min-active: invalid value '%s': must be 1-2048", a->mina);
+			return EXIT_USAGE;
+		}
+		wi->min_active = (int)v;
+	}
+	if ((a->cpuspec || a->scope) && !info->unbound) {
+		cli_err(cli, "%s: per-cpu workqueues have no %s", info->name,
+			a->cpuspec ? "cpumask" : "affinity_scope");
+		return EXIT_USAGE;
+	}
+	if (a->cpuspec) {
+		*cpus = wq_cpuset_new();
+		if (!*cpus || wq_cpuspec_parse(cli->ctx, a->cpuspec, -1, *cpus, why, sizeof(why)) < 0) {
+			cli_err(cli, "--cpus: invalid value '%s': %s", a->cpuspec, why);
+			return EXIT_USAGE;
+		}
+		wi->cpus = *cpus;
+	}
+	if (a->fromspec) {
+		struct wq_topo *t = wq_ctx_topo(cli->ctx);
+
+		*from = wq_cpuset_new();
+		if (!*from || wq_cpuspec_parse(cli->ctx, a->fromspec, -1, *from, why, sizeof(why)) < 0) {
+			cli_err(cli, "--from: invalid value '%s': %s", a->fromspec, why);
+			return EXIT_USAGE;
+		}
+		if (!t || !wq_cpuset_intersects(*from, t->online)) {
+			cli_err(cli, "--from: invalid value '%s': no online CPU queues work from there", a->fromspec);
+			return EXIT_USAGE;
+		}
+		wi->from = *from;
+	}
+	if (a->scope) {
+		if (wq_value_parse(cli->ctx, WQ_V_SCOPE, 0, 0, -1, true, a->scope, &out, why, sizeof(why)) < 0) {
+			cli_err(cli, "--scope: invalid value: %s", why);
+			return EXIT_USAGE;
+		}
+		free(out);
+		wi->scope = a->scope;
+	}
+	return EXIT_OK;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -201,24 +333,22 @@ static int run(struct cli *cli, int argc, char **argv)
 	    {"from", required_argument, NULL, 'f'},	  {NULL, 0, NULL, 0},
 	};
 	_cleanup_cpuset_ struct wq_cpuset *cpus = NULL, *from = NULL;
-	const char *ma = NULL, *cpuspec = NULL, *scope = NULL, *mina = NULL, *fromspec = NULL;
+	const struct wq_owner_knob *knob = NULL;
+	struct args a = {0};
 	struct wq_whatif wi = {0};
 	struct wq_explain ex;
 	struct wq_info info;
-	const struct wq_owner_knob *knob = NULL;
-	const char *near = NULL;
 	struct mounts mounts = {0};
 	bool outside = false;
-	char why[512];
 	int c, r, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'm': ma = optarg; break;
-		case 'c': cpuspec = optarg; break;
-		case 's': scope = optarg; break;
-		case 'M': mina = optarg; break;
-		case 'f': fromspec = optarg; break;
+		case 'm': a.ma = optarg; break;
+		case 'c': a.cpuspec = optarg; break;
+		case 's': a.scope = optarg; break;
+		case 'M': a.mina = optarg; break;
+		case 'f': a.fromspec = optarg; break;
 		default:
 			cli_err(cli, "explain: %s: unknown option or missing argument", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -232,120 +362,13 @@ static int run(struct cli *cli, int argc, char **argv)
 	}
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	if (!wq_name_is_valid(argv[optind]) && !strchr(argv[optind], '/')) {
-		cli_err(cli, "%s: not a workqueue name", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (!wq_name_is_valid(argv[optind]) || wq_info_read(cli->ctx, argv[optind], &info) < 0) {
-		/* not in sysfs: most workqueues (btrfs, dm-zoned, drivers) are not WQ_SYSFS */
-		knob = wq_owner_knob_find(argv[optind]);
-		if (cli_is_glob(argv[optind])) {
-			cli_err(cli,
-				"%s: explain takes one workqueue's name, not a pattern (wqctl show '%s' lists "
-				"those in sysfs)",
-				argv[optind], argv[optind]);
-			return EXIT_USAGE;
-		}
-		/* an owner whose workqueues this kernel puts in sysfs: the device is absent */
-		if (!ma && knob && wq_owner_knob_in_sysfs(cli->ctx, knob)) {
-			cli_no_such_wq(cli, argv[optind]);
-			return EXIT_NONE_EXIST;
-		}
-		if (!ma && knob && !wq_owner_knob_known(cli->ctx, knob, argv[optind])) {
-			struct mounts mm = {0};
-			size_t nn = 0;
-
-			while (knob->names[nn])
-				nn++;
-			near = cli_nearest(argv[optind], knob->names, nn);
-
-			if (!strcmp(knob->owner, "btrfs"))
-				wq_btrfs_mounts(cli->ctx, count_mount, &mm);
-			cli_err(cli, "%s: no such %s workqueue%s%s%s%s", argv[optind], knob->owner,
-				near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
-				!strcmp(knob->owner, "btrfs") && !mm.n ? " (no btrfs is mounted here)" : "");
-			return EXIT_NONE_EXIST;
-		}
-		if (!ma && !knob) {
-			cli_err(cli,
-				"%s: no such workqueue in sysfs (a workqueue outside sysfs: give --max-active N for "
-				"what N means here)",
-				argv[optind]);
-			return EXIT_NONE_EXIST;
-		}
-		if (wq_owner_knob_model(cli->ctx, argv[optind], knob, &info) < 0) {
-			wq_info_clear(&info);
-			return EXIT_FAIL;
-		}
-		outside = true;
-		/* btrfs: each mount's own thread_pool; one mount's is the figure */
-		if (knob && !strcmp(knob->owner, "btrfs")) {
-			wq_btrfs_mounts(cli->ctx, count_mount, &mounts);
-			if (mounts.n == 1)
-				info.max_active = mounts.m[0].thread_pool;
-		}
-	}
-	rc = EXIT_USAGE;
-	if (ma) {
-		char *out = NULL;
-
-		r = wq_attr_parse(cli->ctx, &info, WQ_A_MAX_ACTIVE, -1, ma, &out, why, sizeof(why));
-		if (r < 0) {
-			cli_err(cli, "--max-active: invalid value '%s': %s", ma, why);
-			goto out;
-		}
-		wi.max_active = atoi(out);
-		free(out);
-	}
-	if (mina) {
-		char *end;
-		long v = strtol(mina, &end, 10);
-
-		if (*end || v < 1 || v > 2048) {
-			cli_err(cli, "--min-active: invalid value '%s': must be 1-2048", mina);
-			goto out;
-		}
-		wi.min_active = (int)v;
-	}
-	if (cpuspec || scope) {
-		if (!info.unbound) {
-			cli_err(cli, "%s: per-cpu workqueues have no %s", info.name,
-				cpuspec ? "cpumask" : "affinity_scope");
-			goto out;
-		}
-	}
-	if (cpuspec) {
-		cpus = wq_cpuset_new();
-		if (!cpus || wq_cpuspec_parse(cli->ctx, cpuspec, -1, cpus, why, sizeof(why)) < 0) {
-			cli_err(cli, "--cpus: invalid value '%s': %s", cpuspec, why);
-			goto out;
-		}
-		wi.cpus = cpus;
-	}
-	if (fromspec) {
-		struct wq_topo *t = wq_ctx_topo(cli->ctx);
-
-		from = wq_cpuset_new();
-		if (!from || wq_cpuspec_parse(cli->ctx, fromspec, -1, from, why, sizeof(why)) < 0) {
-			cli_err(cli, "--from: invalid value '%s': %s", fromspec, why);
-			goto out;
-		}
-		if (!t || !wq_cpuset_intersects(from, t->online)) {
-			cli_err(cli, "--from: invalid value '%s': no online CPU queues work from there", fromspec);
-			goto out;
-		}
-		wi.from = from;
-	}
-	if (scope) {
-		char *out = NULL;
-
-		if (wq_value_parse(cli->ctx, WQ_V_SCOPE, 0, 0, -1, true, scope, &out, why, sizeof(why)) < 0) {
-			cli_err(cli, "--scope: invalid value: %s", why);
-			goto out;
-		}
-		free(out);
-		wi.scope = scope;
-	}
+	a.name = argv[optind];
+	memset(&info, 0, sizeof(info));
+	rc = find_target(cli, &a, &info, &outside, &knob, &mounts);
+	if (rc == EXIT_OK)
+		rc = whatif(cli, &a, &info, &wi, &cpus, &from);
+	if (rc != EXIT_OK)
+		goto out;
 	if (!outside && !wi.max_active && (!info.raw[WQ_A_MAX_ACTIVE] || (info.bad & (1U << WQ_A_MAX_ACTIVE)))) {
 		if (info.raw[WQ_A_MAX_ACTIVE])
 			cli_err(cli, "%s/max_active: malformed value '%.40s' (give --max-active N)", info.name,
@@ -367,7 +390,7 @@ static int run(struct cli *cli, int argc, char **argv)
 		outside_notes(cli->ctx, &info, knob, &ex);
 	if (outside && knob && !strcmp(knob->owner, "btrfs"))
 		mount_notes(cli->ctx, &info, &wi, &mounts, &ex);
-	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex, cpuspec, cpus);
+	rc = cli->json ? json_out(cli, &info, &ex) : text_out(cli, &info, &ex, a.cpuspec, cpus);
 	wq_explain_clear(&ex);
 out:
 	wq_info_clear(&info);

@@ -78,30 +78,9 @@ static int json_get(struct cli *cli, const struct wq_info *wi, const int *attrs,
 	return rc;
 }
 
-static int run(struct cli *cli, int argc, char **argv)
+/* The attributes named after the workqueue into attrs. EXIT_OK or EXIT_USAGE. */
+static int parse_attrs(struct cli *cli, const char *name, int argc, char **argv, int *attrs, int *nattrs)
 {
-	static const struct option opts[] = {{"hex", no_argument, NULL, 'x'}, {NULL, 0, NULL, 0}};
-	bool hex = false, plain;
-	int attrs[WQ_A_NR], nattrs = 0, c, rc = EXIT_OK;
-	struct wq_info wi;
-	struct out o;
-	const char *name;
-
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'x') {
-			hex = true;
-			continue;
-		}
-		cli_err(cli, "get: %s: unknown option", argv[optind - 1]);
-		return EXIT_USAGE;
-	}
-	if (cli->list_columns)
-		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
-	if (optind >= argc) {
-		cli_err(cli, "get: missing WORKQUEUE (see wqctl get --help)");
-		return EXIT_USAGE;
-	}
-	name = argv[optind++];
 	for (int i = optind; i < argc; i++) {
 		int a = wq_attr_from_name(argv[i]);
 
@@ -118,59 +97,35 @@ static int run(struct cli *cli, int argc, char **argv)
 				    name, argv[i]);
 			return EXIT_USAGE;
 		}
-		if (nattrs < WQ_A_NR)
-			attrs[nattrs++] = a;
+		if (*nattrs < WQ_A_NR)
+			attrs[(*nattrs)++] = a;
 	}
-	if (!cli_ctx(cli))
-		return EXIT_FAIL;
-	if (!wq_name_is_valid(name)) {
-		cli_err(cli, "%s: not a valid workqueue name", name);
-		return EXIT_USAGE;
-	}
-	if (wq_info_read(cli->ctx, name, &wi) < 0) {
-		wq_info_clear(&wi);
-		cli_no_such_wq(cli, name);
-		return EXIT_NONE_EXIST;
-	}
-	if (!nattrs) {
-		for (int a = 0; a < WQ_A_NR; a++)
-			if (wi.has & (1U << a))
-				attrs[nattrs++] = a;
-	}
-	for (int i = 0; i < nattrs; i++) {
-		if (!(wi.has & (1U << attrs[i]))) {
-			rc = attr_missing_reason(cli, &wi, attrs[i]);
-			wq_info_clear(&wi);
-			return rc;
-		}
-	}
-	if (cli->json && !cli->output) {
-		rc = json_get(cli, &wi, attrs, nattrs, hex);
-		wq_info_clear(&wi);
-		return rc;
-	}
+	return EXIT_OK;
+}
+
+/* The values as "ATTR = VALUE" lines (plain) or a table (-P, -r, -J -o). */
+static int print_values(struct cli *cli, const struct wq_info *wi, const int *attrs, int nattrs, bool hex)
+{
 	/* Plain output is sysctl-style "ATTR = VALUE" lines; -P -r (and -J -o) go through the table. */
-	plain = !cli->json && !cli->pairs && !cli->raw && !cli->output;
-	if (!plain) {
-		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes");
-		if (rc) {
-			wq_info_clear(&wi);
-			return rc;
-		}
-	}
+	bool plain = !cli->json && !cli->pairs && !cli->raw && !cli->output;
+	struct out o;
+	int rc = EXIT_OK;
+
+	if (!plain && (rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), "ATTR,VALUE", NULL, "attributes")))
+		return rc;
 	for (int i = 0; i < nattrs; i++) {
 		const struct wq_attr_desc *d = &wq_attr_descs[attrs[i]];
 		struct libscols_line *ln;
-		const char *raw = wi.raw[attrs[i]];
+		const char *raw = wi->raw[attrs[i]];
 		_cleanup_free_ char *v = NULL;
 
 		if (!raw) {
-			cli_err(cli, "%s/%s: cannot read: %s", name, d->name, wq_strerror(-wi.err[attrs[i]]));
+			cli_err(cli, "%s/%s: cannot read: %s", wi->name, d->name, wq_strerror(-wi->err[attrs[i]]));
 			rc = EXIT_FAIL;
 			continue;
 		}
-		if (wi.bad & (1U << attrs[i])) {
-			cli_err(cli, "%s/%s: malformed value '%.40s'", name, d->name, raw);
+		if (wi->bad & (1U << attrs[i])) {
+			cli_err(cli, "%s/%s: malformed value '%.40s'", wi->name, d->name, raw);
 			rc = EXIT_FAIL;
 		}
 		v = hex ? strdup(raw) : wq_value_display(d->type, raw);
@@ -190,6 +145,56 @@ static int run(struct cli *cli, int argc, char **argv)
 			rc = EXIT_FAIL;
 		out_free(&o);
 	}
+	return rc;
+}
+
+static int run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {{"hex", no_argument, NULL, 'x'}, {NULL, 0, NULL, 0}};
+	bool hex = false;
+	int attrs[WQ_A_NR], nattrs = 0, c, rc = EXIT_OK;
+	struct wq_info wi;
+	const char *name;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'x') {
+			hex = true;
+			continue;
+		}
+		cli_err(cli, "get: %s: unknown option", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	if (cli->list_columns)
+		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
+	if (optind >= argc) {
+		cli_err(cli, "get: missing WORKQUEUE (see wqctl get --help)");
+		return EXIT_USAGE;
+	}
+	name = argv[optind++];
+	if ((rc = parse_attrs(cli, name, argc, argv, attrs, &nattrs)))
+		return rc;
+	if (!cli_ctx(cli))
+		return EXIT_FAIL;
+	if (!wq_name_is_valid(name)) {
+		cli_err(cli, "%s: not a valid workqueue name", name);
+		return EXIT_USAGE;
+	}
+	if (wq_info_read(cli->ctx, name, &wi) < 0) {
+		wq_info_clear(&wi);
+		cli_no_such_wq(cli, name);
+		return EXIT_NONE_EXIST;
+	}
+	if (!nattrs) {
+		for (int a = 0; a < WQ_A_NR; a++)
+			if (wi.has & (1U << a))
+				attrs[nattrs++] = a;
+	}
+	for (int i = 0; i < nattrs && rc == EXIT_OK; i++)
+		if (!(wi.has & (1U << attrs[i])))
+			rc = attr_missing_reason(cli, &wi, attrs[i]);
+	if (rc == EXIT_OK)
+		rc = cli->json && !cli->output ? json_get(cli, &wi, attrs, nattrs, hex)
+					       : print_values(cli, &wi, attrs, nattrs, hex);
 	wq_info_clear(&wi);
 	return rc;
 }

@@ -135,6 +135,46 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 	return row;
 }
 
+/* One workqueue's line of the table (kernel: the kernel's hists counted it, which see no throttling). -1 on ENOMEM. */
+static int set_row(struct out *o, struct wq_sampler *sm, const struct wq_mon_row *r, bool kernel)
+{
+	const struct wq_sampler_limit *l;
+	struct libscols_line *ln = out_line(o);
+
+	if (!ln)
+		return -1;
+	out_set(o, ln, COL_NAME, r->name);
+	out_setf(o, ln, COL_QUEUED_PS, "%.1f", r->queued_ps);
+	out_setf(o, ln, COL_STARTED_PS, "%.1f", r->started_ps);
+	out_setn(o, ln, COL_PENDING, r->pending);
+	out_setn(o, ln, COL_INFLIGHT, r->inflight);
+	set_us(o, ln, COL_WAIT_P50, r->wait_p50);
+	set_us(o, ln, COL_WAIT_P99, r->wait_p99);
+	set_us(o, ln, COL_RUN_P50, r->run_p50);
+	set_us(o, ln, COL_RUN_P99, r->run_p99);
+	out_setf(o, ln, COL_QUEUED, "%lu", r->queued);
+	out_setf(o, ln, COL_STARTED, "%lu", r->started);
+	out_setf(o, ln, COL_DONE, "%lu", r->done);
+	if (kernel)
+		out_set(o, ln, COL_THROTTLED, NULL); /* not measured by the kernel's hists */
+	else
+		out_setf(o, ln, COL_THROTTLED, "%lu", r->throttled);
+	if ((out_has(o, COL_MAX_ACTIVE) || out_has(o, COL_LIMIT)) && (l = wq_sampler_limit(sm, r->name))) {
+		if (l->max_active >= 0)
+			out_setn(o, ln, COL_MAX_ACTIVE, l->max_active);
+		else
+			out_set(o, ln, COL_MAX_ACTIVE, NULL);
+		if (l->limit >= 0)
+			out_setn(o, ln, COL_LIMIT, l->limit);
+		else
+			out_set(o, ln, COL_LIMIT, NULL);
+	} else {
+		out_set(o, ln, COL_MAX_ACTIVE, NULL);
+		out_set(o, ln, COL_LIMIT, NULL);
+	}
+	return 0;
+}
+
 /*
  * One interval: a JSON line always (an idle interval has an empty list), a
  * table only when it has rows, separated from the previous one by a blank
@@ -204,45 +244,11 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 		printf("summary: %ld interval%s, %.1f s, %llu events lost\n", rep->intervals,
 		       rep->intervals == 1 ? "" : "s", rep->seconds, rep->lost);
 	for (size_t i = 0; i < n; i++) {
-		const struct wq_mon_row *r = &rows[i];
-		const struct wq_sampler_limit *l;
-		struct libscols_line *ln;
-
-		if (!wq_sampler_wanted(sm, r->name))
+		if (!wq_sampler_wanted(sm, rows[i].name))
 			continue;
-		ln = out_line(&o);
-		if (!ln) {
+		if (set_row(&o, sm, &rows[i], rep->kernel) < 0) {
 			out_free(&o);
 			return EXIT_FAIL;
-		}
-		out_set(&o, ln, COL_NAME, r->name);
-		out_setf(&o, ln, COL_QUEUED_PS, "%.1f", r->queued_ps);
-		out_setf(&o, ln, COL_STARTED_PS, "%.1f", r->started_ps);
-		out_setn(&o, ln, COL_PENDING, r->pending);
-		out_setn(&o, ln, COL_INFLIGHT, r->inflight);
-		set_us(&o, ln, COL_WAIT_P50, r->wait_p50);
-		set_us(&o, ln, COL_WAIT_P99, r->wait_p99);
-		set_us(&o, ln, COL_RUN_P50, r->run_p50);
-		set_us(&o, ln, COL_RUN_P99, r->run_p99);
-		out_setf(&o, ln, COL_QUEUED, "%lu", r->queued);
-		out_setf(&o, ln, COL_STARTED, "%lu", r->started);
-		out_setf(&o, ln, COL_DONE, "%lu", r->done);
-		if (rep->kernel)
-			out_set(&o, ln, COL_THROTTLED, NULL); /* not measured by the kernel's hists */
-		else
-			out_setf(&o, ln, COL_THROTTLED, "%lu", r->throttled);
-		if ((out_has(&o, COL_MAX_ACTIVE) || out_has(&o, COL_LIMIT)) && (l = wq_sampler_limit(sm, r->name))) {
-			if (l->max_active >= 0)
-				out_setn(&o, ln, COL_MAX_ACTIVE, l->max_active);
-			else
-				out_set(&o, ln, COL_MAX_ACTIVE, NULL);
-			if (l->limit >= 0)
-				out_setn(&o, ln, COL_LIMIT, l->limit);
-			else
-				out_set(&o, ln, COL_LIMIT, NULL);
-		} else {
-			out_set(&o, ln, COL_MAX_ACTIVE, NULL);
-			out_set(&o, ln, COL_LIMIT, NULL);
 		}
 	}
 	rc = out_print(&o);

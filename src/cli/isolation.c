@@ -52,6 +52,91 @@ static const struct colinfo cols[] = {
  */
 static struct wq_cancel cancel;
 
+/* The audit as one -J document: the work that ran on the isolated CPUs and the kworkers allowed there. */
+static int json_audit(const struct wq_audit *a)
+{
+	json_object *doc = json_object_new_object(), *w = json_object_new_array(), *k = json_object_new_array();
+	char b[32];
+
+	json_object_object_add(doc, "isolated", json_object_new_string(a->isolated));
+	snprintf(b, sizeof(b), "%.1f", a->seconds);
+	json_object_object_add(doc, "seconds", json_object_new_double_s(a->seconds, b));
+	json_object_object_add(doc, "lost", json_object_new_int64((int64_t)a->lost));
+	json_object_object_add(doc, "isolated_ok", json_object_new_boolean(a->n == 0));
+	for (size_t i = 0; i < a->n; i++) {
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "workqueue", json_object_new_string(a->rows[i].r->wq));
+		json_object_object_add(x, "queues", json_object_new_int(a->rows[i].queues));
+		json_object_object_add(x, "function", json_object_new_string(a->rows[i].func));
+		json_object_object_add(x, "kind", json_object_new_string(a->rows[i].kind));
+		json_object_object_add(x, "cpus", json_object_new_string(a->rows[i].cpus));
+		json_object_object_add(x, "count", json_object_new_int64((int64_t)a->rows[i].r->count));
+		snprintf(b, sizeof(b), "%.3f", (double)a->rows[i].r->run_ns / 1e6);
+		json_object_object_add(x, "runtime_ms",
+				       json_object_new_double_s((double)a->rows[i].r->run_ns / 1e6, b));
+		json_object_object_add(x, "queued_from", json_object_new_string(a->rows[i].from));
+		json_object_object_add(x, "queued_here", json_object_new_int64((int64_t)a->rows[i].r->from_here));
+		json_object_object_add(x, "movable", json_object_new_boolean(a->rows[i].movable));
+		json_object_object_add(x, "verdict", json_object_new_string(wq_audit_verdict_name(a->rows[i].v)));
+		json_object_object_add(x, "fix", json_object_new_string(a->rows[i].fix));
+		json_object_array_add(w, x);
+	}
+	for (size_t i = 0; i < a->nkw; i++) {
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "pid", json_object_new_int(a->kw[i].pid));
+		json_object_object_add(x, "comm", json_object_new_string(a->kw[i].comm));
+		json_object_object_add(x, "cpus_allowed", json_object_new_string(a->kw[i].allowed));
+		json_object_object_add(x, "isolated", json_object_new_string(a->kw[i].iso ? a->kw[i].iso : ""));
+		json_object_array_add(k, x);
+	}
+	json_object_object_add(doc, "work", w);
+	json_object_object_add(doc, "kworkers", k);
+	return json_print(doc);
+}
+
+/* The audit as a table, then the kworkers and the one-line answer (not with -r or -P). */
+static int table_audit(struct cli *cli, const struct wq_audit *a)
+{
+	struct out o;
+	int rc;
+
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, NULL, "work");
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < a->n; i++) {
+		struct libscols_line *ln = out_line(&o);
+
+		out_set(&o, ln, COL_WORKQUEUE, a->rows[i].r->wq);
+		out_set(&o, ln, COL_FUNCTION, a->rows[i].func);
+		out_set(&o, ln, COL_KIND, a->rows[i].kind);
+		out_set(&o, ln, COL_CPUS, a->rows[i].cpus);
+		out_setf(&o, ln, COL_COUNT, "%lu", a->rows[i].r->count);
+		out_setf(&o, ln, COL_RUNTIME, "%.3f", (double)a->rows[i].r->run_ns / 1e6);
+		out_set(&o, ln, COL_QUEUED_FROM, a->rows[i].from);
+		out_set(&o, ln, COL_VERDICT, wq_audit_verdict_name(a->rows[i].v));
+		out_set(&o, ln, COL_FIX, a->rows[i].fix);
+	}
+	if (a->n)
+		rc = out_print(&o);
+	out_free(&o);
+	if (!cli->raw && !cli->pairs) {
+		for (size_t i = 0; i < a->nkw; i++)
+			printf("unbound worker %s (pid %d) may run on isolated CPUs %s (allowed %s)\n", a->kw[i].comm,
+			       a->kw[i].pid, a->kw[i].iso ? a->kw[i].iso : "?", a->kw[i].allowed);
+		if (a->n)
+			printf("isolation: no: %zu work function%s ran %lu time%s on isolated CPUs %s in %.1f s; "
+			       "%zu movable, %zu not\n",
+			       a->n, a->n == 1 ? "" : "s", a->total, a->total == 1 ? "" : "s", a->isolated, a->seconds,
+			       a->movable, a->n - a->movable);
+		else
+			printf("isolation: yes: no workqueue work ran on isolated CPUs %s in %.1f s\n", a->isolated,
+			       a->seconds);
+	}
+	return rc;
+}
+
 int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 {
 	_cleanup_cpuset_ struct wq_cpuset *iso = wq_cpuset_new();
@@ -100,81 +185,7 @@ int cli_isolation_audit(struct cli *cli, double seconds, const char *cpus)
 	for (size_t i = 0; i < a.n; i++)
 		cli_note_shared_name(cli, jv[i].r->wq, &shared_said);
 
-	if (cli->json) {
-		json_object *doc = json_object_new_object(), *w = json_object_new_array(), *k = json_object_new_array();
-		char b[32];
-
-		json_object_object_add(doc, "isolated", json_object_new_string(a.isolated));
-		snprintf(b, sizeof(b), "%.1f", a.seconds);
-		json_object_object_add(doc, "seconds", json_object_new_double_s(a.seconds, b));
-		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)a.lost));
-		json_object_object_add(doc, "isolated_ok", json_object_new_boolean(a.n == 0));
-		for (size_t i = 0; i < a.n; i++) {
-			json_object *x = json_object_new_object();
-
-			json_object_object_add(x, "workqueue", json_object_new_string(jv[i].r->wq));
-			json_object_object_add(x, "queues", json_object_new_int(jv[i].queues));
-			json_object_object_add(x, "function", json_object_new_string(jv[i].func));
-			json_object_object_add(x, "kind", json_object_new_string(jv[i].kind));
-			json_object_object_add(x, "cpus", json_object_new_string(jv[i].cpus));
-			json_object_object_add(x, "count", json_object_new_int64((int64_t)jv[i].r->count));
-			snprintf(b, sizeof(b), "%.3f", (double)jv[i].r->run_ns / 1e6);
-			json_object_object_add(x, "runtime_ms",
-					       json_object_new_double_s((double)jv[i].r->run_ns / 1e6, b));
-			json_object_object_add(x, "queued_from", json_object_new_string(jv[i].from));
-			json_object_object_add(x, "queued_here", json_object_new_int64((int64_t)jv[i].r->from_here));
-			json_object_object_add(x, "movable", json_object_new_boolean(jv[i].movable));
-			json_object_object_add(x, "verdict", json_object_new_string(wq_audit_verdict_name(jv[i].v)));
-			json_object_object_add(x, "fix", json_object_new_string(jv[i].fix));
-			json_object_array_add(w, x);
-		}
-		for (size_t i = 0; i < a.nkw; i++) {
-			json_object *x = json_object_new_object();
-
-			json_object_object_add(x, "pid", json_object_new_int(a.kw[i].pid));
-			json_object_object_add(x, "comm", json_object_new_string(a.kw[i].comm));
-			json_object_object_add(x, "cpus_allowed", json_object_new_string(a.kw[i].allowed));
-			json_object_object_add(x, "isolated", json_object_new_string(a.kw[i].iso ? a.kw[i].iso : ""));
-			json_object_array_add(k, x);
-		}
-		json_object_object_add(doc, "work", w);
-		json_object_object_add(doc, "kworkers", k);
-		rc = json_print(doc);
-	} else {
-		rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, NULL, "work");
-		if (rc)
-			goto out;
-		for (size_t i = 0; i < a.n; i++) {
-			struct libscols_line *ln = out_line(&o);
-
-			out_set(&o, ln, COL_WORKQUEUE, jv[i].r->wq);
-			out_set(&o, ln, COL_FUNCTION, jv[i].func);
-			out_set(&o, ln, COL_KIND, jv[i].kind);
-			out_set(&o, ln, COL_CPUS, jv[i].cpus);
-			out_setf(&o, ln, COL_COUNT, "%lu", jv[i].r->count);
-			out_setf(&o, ln, COL_RUNTIME, "%.3f", (double)jv[i].r->run_ns / 1e6);
-			out_set(&o, ln, COL_QUEUED_FROM, jv[i].from);
-			out_set(&o, ln, COL_VERDICT, wq_audit_verdict_name(jv[i].v));
-			out_set(&o, ln, COL_FIX, jv[i].fix);
-		}
-		if (a.n)
-			rc = out_print(&o);
-		out_free(&o);
-		if (!cli->raw && !cli->pairs) {
-			for (size_t i = 0; i < a.nkw; i++)
-				printf("unbound worker %s (pid %d) may run on isolated CPUs %s (allowed %s)\n",
-				       a.kw[i].comm, a.kw[i].pid, a.kw[i].iso ? a.kw[i].iso : "?", a.kw[i].allowed);
-			if (a.n)
-				printf(
-				    "isolation: no: %zu work function%s ran %lu time%s on isolated CPUs %s in %.1f s; "
-				    "%zu movable, %zu not\n",
-				    a.n, a.n == 1 ? "" : "s", a.total, a.total == 1 ? "" : "s", a.isolated, a.seconds,
-				    a.movable, a.n - a.movable);
-			else
-				printf("isolation: yes: no workqueue work ran on isolated CPUs %s in %.1f s\n",
-				       a.isolated, a.seconds);
-		}
-	}
+	rc = cli->json ? json_audit(&a) : table_audit(cli, &a);
 	if (rc == EXIT_OK && a.n)
 		rc = EXIT_FINDINGS;
 out:

@@ -416,6 +416,50 @@ static int take_arg(int argc, char **argv, int *i, const char *lng, char shrt, c
 	return 1;
 }
 
+/* A global option without an argument, long or a bundle of short ones ("-Jq"): true when a is one. */
+static bool flag(struct cli *cli, const char *a, bool *help, bool *version)
+{
+	if (streq(a, "--json"))
+		cli->json = true;
+	else if (streq(a, "--raw"))
+		cli->raw = true;
+	else if (streq(a, "--pairs"))
+		cli->pairs = true;
+	else if (streq(a, "--output-all"))
+		cli->output_all = true;
+	else if (streq(a, "--noheadings"))
+		cli->noheadings = true;
+	else if (streq(a, "--list-columns"))
+		cli->list_columns = true;
+	else if (streq(a, "--quiet"))
+		cli->quiet = true;
+	else if (streq(a, "--verbose"))
+		cli->verbose++;
+	else if (streq(a, "--syslog"))
+		cli->use_syslog = true;
+	else if (streq(a, "--help"))
+		*help = true;
+	else if (streq(a, "--version"))
+		*version = true;
+	else if (a[1] != '-' && strspn(a + 1, "JrPnqvhVO") == strlen(a + 1)) {
+		for (const char *p = a + 1; *p; p++) {
+			switch (*p) {
+			case 'J': cli->json = true; break;
+			case 'r': cli->raw = true; break;
+			case 'P': cli->pairs = true; break;
+			case 'n': cli->noheadings = true; break;
+			case 'q': cli->quiet = true; break;
+			case 'v': cli->verbose++; break;
+			case 'h': *help = true; break;
+			case 'V': *version = true; break;
+			case 'O': cli->output_all = true; break;
+			}
+		}
+	} else
+		return false;
+	return true;
+}
+
 /* Pull the global options out of argv wherever they are; the rest is the command's. */
 static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, char **nargv, bool *help, bool *version)
 {
@@ -464,42 +508,8 @@ static int parse_globals(struct cli *cli, int argc, char **argv, int *nargc, cha
 			if (t < 0)
 				goto missing;
 			cli->output = val;
-		} else if (streq(a, "--json")) {
-			cli->json = true;
-		} else if (streq(a, "--raw")) {
-			cli->raw = true;
-		} else if (streq(a, "--pairs")) {
-			cli->pairs = true;
-		} else if (streq(a, "--output-all")) {
-			cli->output_all = true;
-		} else if (streq(a, "--noheadings")) {
-			cli->noheadings = true;
-		} else if (streq(a, "--list-columns")) {
-			cli->list_columns = true;
-		} else if (streq(a, "--quiet")) {
-			cli->quiet = true;
-		} else if (streq(a, "--verbose")) {
-			cli->verbose++;
-		} else if (streq(a, "--syslog")) {
-			cli->use_syslog = true;
-		} else if (streq(a, "--help")) {
-			*help = true;
-		} else if (streq(a, "--version")) {
-			*version = true;
-		} else if (a[1] != '-' && strspn(a + 1, "JrPnqvhVO") == strlen(a + 1)) {
-			for (const char *p = a + 1; *p; p++) {
-				switch (*p) {
-				case 'J': cli->json = true; break;
-				case 'r': cli->raw = true; break;
-				case 'P': cli->pairs = true; break;
-				case 'n': cli->noheadings = true; break;
-				case 'q': cli->quiet = true; break;
-				case 'v': cli->verbose++; break;
-				case 'h': *help = true; break;
-				case 'V': *version = true; break;
-				case 'O': cli->output_all = true; break;
-				}
-			}
+		} else if (flag(cli, a, help, version)) {
+			continue;
 		} else {
 			nargv[n++] = argv[i]; /* the command's own option */
 		}
