@@ -220,12 +220,13 @@ out:
 	return rc;
 }
 
-/* What a journal path names: "writeback/nice", a knob ("cpumask", "default_affinity_scope"), or the path. */
-static const char *path_object(const char *path)
+/* What a journal entry names: "writeback/nice", a knob ("cpumask", "default_affinity_scope"), or the path. */
+static const char *path_object(const struct wq_jentry *e)
 {
 	static const char *const dirs[] = {"sys/devices/virtual/workqueue/", "sys/module/workqueue/parameters/"};
+	const char *path = e->path;
 
-	if (wq_mountopt_is(path))
+	if (e->target == WQ_T_MOUNT)
 		return wq_mountopt_object(path);
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (!strncmp(path, dirs[i], strlen(dirs[i])))
@@ -243,12 +244,12 @@ static const char *path_object(const char *path)
  */
 static int restore_checked(struct wq_ctx *ctx, const struct wq_jentry *e, const char *txt, char *why, size_t whysz)
 {
-	const char *obj = path_object(e->path), *slash = strchr(obj, '/');
+	const char *obj = path_object(e), *slash = strchr(obj, '/');
 	_cleanup_free_ char *value = NULL;
 	struct wq_req_verdict v = {0};
 	int r = 0;
 
-	if (wq_mountopt_is(e->path))
+	if (e->target == WQ_T_MOUNT)
 		return 0; /* a mount option: mountopt.c checks its own */
 	/* a mask as the kernel prints it is 'mask:' to the resolver */
 	if (asprintf(&value, "%s%s", e->type == WQ_V_CPUMASK ? "mask:" : "", txt) < 0)
@@ -322,7 +323,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		_cleanup_free_ char *now = NULL;
 		_cleanup_free_ char *txt = NULL;
 		char why[480];
-		int r = wq_value_read(ctx, e->path, &now);
+		int r = wq_value_read(ctx, e->target, e->path, &now);
 
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_WARNING, "%s: not restored: %s", e->path,
@@ -348,7 +349,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 			continue;
 		}
 		if (r == 0)
-			r = wq_value_write(ctx, e->path, e->type, txt);
+			r = wq_value_write(ctx, e->target, e->path, e->type, txt);
 		if (r < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: restore failed: %s", e->path, wq_write_reason(r));
 			rc = -EIO;
@@ -356,7 +357,7 @@ int wq_revert(struct wq_ctx *ctx, wq_revert_fn done, void *arg)
 		}
 		wq_log(ctx, WQ_LOG_INFO, "%s: restored '%s'", e->path, e->orig);
 		if (done) {
-			const char *obj = path_object(e->path);
+			const char *obj = path_object(e);
 			const char *slash = strchr(obj, '/');
 			int min = 0;
 

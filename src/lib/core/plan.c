@@ -31,6 +31,7 @@ int wq_plan_add(struct wq_plan *p, const char *object, const char *path, const c
 	c->old = old ? strdup(old) : NULL;
 	c->new = strdup(new);
 	c->type = type;
+	c->target = wq_target_of(path);
 	if (!c->object || !c->path || !c->readback || !c->new || (old && !c->old)) {
 		free(c->object);
 		free(c->path);
@@ -86,11 +87,11 @@ char *wq_value_restore_text(enum wq_vtype type, const char *old)
  * these files stops at or tolerates the newline. Unknown string parameters
  * are written verbatim.
  */
-int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v)
+int wq_value_write(struct wq_ctx *ctx, enum wq_target t, const char *path, enum wq_vtype type, const char *v)
 {
 	_cleanup_free_ char *line = NULL;
 
-	if (wq_mountopt_is(path))
+	if (t == WQ_T_MOUNT)
 		return wq_mountopt_write(ctx, path, v);
 	if (type == WQ_V_STRING)
 		return wq_root_write(ctx->root, path, v);
@@ -99,9 +100,9 @@ int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, con
 	return wq_root_write(ctx->root, path, line);
 }
 
-int wq_value_read(struct wq_ctx *ctx, const char *path, char **out)
+int wq_value_read(struct wq_ctx *ctx, enum wq_target t, const char *path, char **out)
 {
-	return wq_mountopt_is(path) ? wq_mountopt_read(ctx, path, out) : wq_root_read(ctx->root, path, out);
+	return t == WQ_T_MOUNT ? wq_mountopt_read(ctx, path, out) : wq_root_read(ctx->root, path, out);
 }
 
 static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
@@ -119,7 +120,7 @@ static void rollback(struct wq_ctx *ctx, struct wq_plan *p, size_t upto)
 		if (c->state != WQ_CH_WRITTEN || !c->old)
 			continue;
 		txt = wq_value_restore_text(c->type, c->old);
-		r = txt ? wq_value_write(ctx, c->path, c->type, txt) : -ENOMEM;
+		r = txt ? wq_value_write(ctx, c->target, c->path, c->type, txt) : -ENOMEM;
 		if (r == -ENOENT)
 			wq_log(ctx, WQ_LOG_WARNING, "%s: gone, nothing to restore", c->object);
 		else if (r < 0)
@@ -134,7 +135,7 @@ int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 	for (size_t i = 0; i < p->n; i++) {
 		struct wq_change *c = &p->c[i];
 		char *now = NULL;
-		int r = wq_value_read(ctx, c->path, &now);
+		int r = wq_value_read(ctx, c->target, c->path, &now);
 
 		if (r < 0) {
 			*failed = i;
@@ -157,13 +158,13 @@ int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed)
 			c->state = WQ_CH_UNCHANGED;
 			continue;
 		}
-		r = wq_value_write(ctx, c->path, c->type, c->new);
+		r = wq_value_write(ctx, c->target, c->path, c->type, c->new);
 		/* A write may change the root mask or the default scope: drop what was read of them. */
 		wq_ctx_forget(ctx);
 		if (r == 0) {
 			free(c->now);
 			c->now = NULL;
-			r = wq_value_read(ctx, c->readback, &c->now);
+			r = wq_value_read(ctx, c->target, c->readback, &c->now);
 			if (r == 0 && !wq_value_equal(c->type, c->now, c->expect ? c->expect : c->new))
 				r = -EILSEQ;
 			/* The write landed even when the read-back differs: restore it too. */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "ctx.h"
+#include "target.h"
 #include "wq.h"
 
 enum wq_change_state {
@@ -22,7 +23,8 @@ enum wq_change_state {
 
 struct wq_change {
 	char *object; /* "writeback/max_active" or "cpumask" (knob) */
-	char *path; /* root-relative file */
+	char *path; /* root-relative file, or a mount option's path (mountopt.h) */
+	enum wq_target target; /* what path names */
 	char *readback; /* file to compare after writing (usually path) */
 	enum wq_vtype type;
 	char *old; /* as read */
@@ -61,10 +63,10 @@ int wq_plan_refresh(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
  * back different (-EILSEQ); otherwise that one is FAILED.
  */
 int wq_plan_apply(struct wq_ctx *ctx, struct wq_plan *p, size_t *failed);
-/* Write one value as `echo` would (newline-terminated, strings verbatim). 0 or -errno. */
-int wq_value_write(struct wq_ctx *ctx, const char *path, enum wq_vtype type, const char *v);
-/* Read what path holds: a file below the root, or a mount option (mountopt.h). 0 with *out malloc'ed, or -errno. */
-int wq_value_read(struct wq_ctx *ctx, const char *path, char **out);
+/* Write one value of target t as `echo` would (newline-terminated, strings verbatim). 0 or -errno. */
+int wq_value_write(struct wq_ctx *ctx, enum wq_target t, const char *path, enum wq_vtype type, const char *v);
+/* Read what path holds: a file below the root, or a mount option (WQ_T_MOUNT). 0 with *out malloc'ed, or -errno. */
+int wq_value_read(struct wq_ctx *ctx, enum wq_target t, const char *path, char **out);
 /* The text that restores an old value ("default (cache)" -> "default"). malloc'ed. */
 char *wq_value_restore_text(enum wq_vtype type, const char *old);
 

@@ -209,6 +209,7 @@ static int jadd(struct wq_journal *j, const char *path, enum wq_vtype type, cons
 	ne = j->e;
 	ne[j->n].path = strdup(path);
 	ne[j->n].type = type;
+	ne[j->n].target = wq_target_of(path);
 	ne[j->n].orig = strdup(orig);
 	ne[j->n].written = strdup(written);
 	if (!ne[j->n].path || !ne[j->n].orig || !ne[j->n].written) {
@@ -442,25 +443,23 @@ static bool journal_path_ok(const char *path)
 	const char *rest, *slash;
 	char name[WQ_NAME_MAX];
 
-	for (unsigned int i = 0; i < wq_knob_ndescs; i++)
-		if (wq_knob_descs[i].path && streq(path, wq_knob_descs[i].path))
-			return true;
-	/* btrfs's thread_pool (experiment) */
-	if (wq_mountopt_is(path))
-		return wq_mountopt_valid(path);
-	if (!strncmp(path, params, sizeof(params) - 1)) {
+	switch (wq_target_of(path)) {
+	case WQ_T_KNOB: return true;
+	case WQ_T_MOUNT: return wq_mountopt_valid(path); /* btrfs's thread_pool (experiment) */
+	case WQ_T_PARAM:
 		rest = path + sizeof(params) - 1;
 		return *rest && strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(rest);
+	case WQ_T_ATTR:
+		rest = path + sizeof(wqdir) - 1;
+		slash = strchr(rest, '/');
+		if (!slash || (size_t)(slash - rest) >= sizeof(name))
+			return false;
+		memcpy(name, rest, (size_t)(slash - rest));
+		name[slash - rest] = '\0';
+		return wq_name_is_valid(name) && wq_attr_from_name(slash + 1) >= 0;
+	case WQ_T_OTHER: break;
 	}
-	if (strncmp(path, wqdir, sizeof(wqdir) - 1))
-		return false;
-	rest = path + sizeof(wqdir) - 1;
-	slash = strchr(rest, '/');
-	if (!slash || (size_t)(slash - rest) >= sizeof(name))
-		return false;
-	memcpy(name, rest, (size_t)(slash - rest));
-	name[slash - rest] = '\0';
-	return wq_name_is_valid(name) && wq_attr_from_name(slash + 1) >= 0;
+	return false;
 }
 
 int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
@@ -484,7 +483,7 @@ int wq_journal_read(struct wq_ctx *ctx, struct wq_journal *j)
 		for (char *tok; nf < 4 && (tok = strsep(&t, "\t"));)
 			fields[nf++] = tok;
 		(void)save;
-		if (nf != 4 || t || (strncmp(fields[0], "sys/", 4) && !wq_mountopt_is(fields[0])) ||
+		if (nf != 4 || t || (strncmp(fields[0], "sys/", 4) && wq_target_of(fields[0]) != WQ_T_MOUNT) ||
 		    strstr(fields[0], "..") || atoi(fields[1]) < 0 || atoi(fields[1]) > WQ_V_STRING) {
 			wq_log(ctx, WQ_LOG_ERR, "%s:%d: malformed journal line", path, lineno);
 			wq_journal_free(j);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "ctx.h"
+#include "target.h"
 #include "wq.h"
 
 /* Take the run lock below the root, waiting at most timeout_ms. fd or -errno (-ETIMEDOUT). */
@@ -30,6 +31,7 @@ int wq_hold_take(struct wq_ctx *ctx, const char *path, char *holder, size_t hold
 
 struct wq_jentry {
 	char *path;
+	enum wq_target target; /* what path names (told when the entry is read or noted) */
 	enum wq_vtype type;
 	char *orig;
 	char *written;

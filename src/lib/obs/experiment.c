@@ -229,7 +229,7 @@ static char *read_now(struct wq_exp *e, const struct wq_exp_key *k)
 	char *v = NULL;
 	size_t l;
 
-	if (wq_value_read(e->ctx, k->path, &v) < 0)
+	if (wq_value_read(e->ctx, wq_target_of(k->path), k->path, &v) < 0)
 		return NULL;
 	l = strlen(v);
 	while (l && (v[l - 1] == '\n' || v[l - 1] == ' '))
