@@ -192,6 +192,19 @@ int main(void)
 		ok(wq_apply_begin(ctx, &a) == -EINVAL, "a scsi_host event whose DEVPATH names no host: -EINVAL");
 		wq_apply_free(&a);
 	}
+	{
+		struct wq_apply a = {.mode = WQ_APPLY_UDEV_OWNER, .subsystem = "block"};
+		struct wq_apply b = {.mode = WQ_APPLY_UDEV_ADD};
+		struct wq_apply c = {.mode = WQ_APPLY_UDEV_REMOVE, .wq = "../etc"};
+
+		ok(wq_apply_begin(ctx, &a) == -EINVAL, "an owner event without DEVPATH: -EINVAL, no crash");
+		ok(wq_apply_begin(ctx, &b) == -EINVAL, "a udev add without a workqueue: -EINVAL");
+		ok(wq_apply_begin(ctx, &c) == -EINVAL && !there("run/wqctl"),
+		   "a remove naming '../etc': -EINVAL, nothing of wqctl's made");
+		wq_apply_free(&a);
+		wq_apply_free(&b);
+		wq_apply_free(&c);
+	}
 	wq_ctx_free(ctx);
 
 	snprintf(p, sizeof(p), "rm -rf '%s'", top);

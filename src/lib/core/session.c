@@ -25,10 +25,16 @@
  */
 static int owned_workqueues(struct wq_ctx *ctx, struct wq_apply *a)
 {
-	const char *base = strrchr(a->devpath, '/') + 1;
-	struct wq_owner want = {.kind = streq(a->subsystem, "block") ? WQ_OWNER_BLOCK : WQ_OWNER_SCSI_HOST};
+	const char *slash = a->devpath && a->subsystem ? strrchr(a->devpath, '/') : NULL, *base;
+	struct wq_owner want = {.kind = WQ_OWNER_SCSI_HOST};
 	char **names = NULL, **v;
 	size_t n = 0, cnt = 0;
+
+	if (!slash)
+		return -EINVAL; /* the command line checked DEVPATH; another caller may not have */
+	base = slash + 1;
+	if (streq(a->subsystem, "block"))
+		want.kind = WQ_OWNER_BLOCK;
 
 	if (want.kind == WQ_OWNER_BLOCK) {
 		char path[4200], buf[32];
@@ -86,6 +92,8 @@ int wq_apply_begin(struct wq_ctx *ctx, struct wq_apply *a)
 	memset(&a->plan, 0, sizeof(a->plan));
 	switch (a->mode) {
 	case WQ_APPLY_UDEV_REMOVE:
+		if (!a->wq || !wq_name_is_valid(a->wq))
+			return -EINVAL;
 		r = a->dry ? 0 : wq_journal_forget(ctx, a->wq, WQ_UDEV_LOCK_WAIT_MS);
 		if (r == -EEXIST)
 			return WQ_APPLY_KEPT;
@@ -100,6 +108,8 @@ int wq_apply_begin(struct wq_ctx *ctx, struct wq_apply *a)
 		return a->ntargets ? WQ_APPLY_GO : WQ_APPLY_DONE;
 	case WQ_APPLY_WQ:
 	case WQ_APPLY_UDEV_ADD:
+		if (!a->wq || !wq_name_is_valid(a->wq))
+			return -EINVAL;
 		if (!wq_exists(ctx, a->wq))
 			return a->mode == WQ_APPLY_UDEV_ADD ? WQ_APPLY_DONE /* gone again before we ran */
 							    : WQ_APPLY_NO_WQ;

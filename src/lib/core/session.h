@@ -61,7 +61,8 @@ enum wq_apply_step {
  * there are some, a second look while it is still there); an owner event
  * maps the device (its MAJ:MIN, or hostN) to its workqueues; a named
  * workqueue must exist. Initialises a (free it with wq_apply_free()).
- * A step, or -EINVAL (an owner event's DEVPATH names no such device),
+ * A step, or -EINVAL (no valid workqueue name where the mode needs one; an
+ * owner event without DEVPATH and SUBSYSTEM, or whose DEVPATH names no such device),
  * -ETIMEDOUT (the lock is held) or -errno.
  */
 int wq_apply_begin(struct wq_ctx *ctx, struct wq_apply *a);
