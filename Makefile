@@ -13,8 +13,8 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c libtracefs libtraceevent
-# libudev, libnuma, libnl, libtracefs, libtraceevent, libsmartcols and json-c (src/lib/util/dl.c)
+PKGS := libudev inih numa libnl-3.0 libnl-route-3.0 smartcols json-c libtracefs libtraceevent libbpf
+# libudev, libnuma, libnl, libtracefs, libtraceevent, libbpf, libsmartcols and json-c (src/lib/util/dl.c)
 # are dlopen()ed on first use: the udev hook path must not pay for loading them.
 # Their headers still come from pkg-config.
 LINK_PKGS := inih
@@ -77,7 +77,10 @@ $(BUILD)/wqctl: $(CLI_OBJ) $(BUILD)/libwq.a
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/monrow.h $(BUILD)/libwq.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -DWQ_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc -DWQ_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS) $(UNIT_LIBS_$*)
+
+# test-kcount writes its fixture's BTF with libbpf's encoder (the program itself dlopen()s libbpf)
+UNIT_LIBS_test-kcount := -lbpf
 
 # LD_PRELOAD fault-injection shim for the tests (never sanitized: it runs inside the plain build)
 $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
@@ -92,7 +95,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # and the other tiers: about 515 more, 1.7 GiB: QEMU, clang, valgrind, Chromium,
 # Prometheus, Ansible...). Missing ones are installed when root.
 BUILD_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
-	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev scdoc
+	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev libbpf-dev scdoc
 TEST_PKGS := bats bats-assert bats-support cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion tmux debhelper dpkg-dev lintian fakeroot rpm \
 	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox \
 	prometheus prometheus-node-exporter curl ansible-core chromium

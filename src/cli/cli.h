@@ -133,8 +133,8 @@ void out_free(struct out *o);
 int out_list_columns(struct cli *cli, const struct colinfo *cols, size_t ncols);
 
 extern const struct cmd cmd_show, cmd_get, cmd_set, cmd_knob, cmd_topology, cmd_explain, cmd_check, cmd_profile,
-    cmd_apply, cmd_verify, cmd_revert, cmd_snapshot, cmd_dump, cmd_monitor, cmd_owner, cmd_netnode, cmd_devprops,
-    cmd_complete, cmd_experiment, cmd_metrics;
+    cmd_apply, cmd_verify, cmd_revert, cmd_snapshot, cmd_dump, cmd_monitor, cmd_owner, cmd_netnode, cmd_kcounters,
+    cmd_devprops, cmd_complete, cmd_experiment, cmd_metrics;
 /* The command table (for help and completion). */
 const struct cmd *const *cli_commands(size_t *n);
 

@@ -25,9 +25,9 @@
 #endif
 
 static const struct cmd *const commands[] = {
-    &cmd_show,	  &cmd_get,	&cmd_set,      &cmd_knob,	&cmd_topology, &cmd_explain,  &cmd_check,
-    &cmd_profile, &cmd_apply,	&cmd_verify,   &cmd_revert,	&cmd_snapshot, &cmd_dump,     &cmd_monitor,
-    &cmd_owner,	  &cmd_netnode, &cmd_devprops, &cmd_experiment, &cmd_metrics,  &cmd_complete,
+    &cmd_show,	  &cmd_get,	&cmd_set,	&cmd_knob,     &cmd_topology,	&cmd_explain, &cmd_check,
+    &cmd_profile, &cmd_apply,	&cmd_verify,	&cmd_revert,   &cmd_snapshot,	&cmd_dump,    &cmd_monitor,
+    &cmd_owner,	  &cmd_netnode, &cmd_kcounters, &cmd_devprops, &cmd_experiment, &cmd_metrics, &cmd_complete,
 };
 
 /* Edit distance with adjacent transpositions ("shwo" is one step from "show"). */

@@ -276,3 +276,25 @@ print(",".join(str(a) if a==b else "%d-%d"%(a,b) for a,b in out))')
 	rm -rf "$d"
 	assert_equal "$(cat $WQ/writeback/nice)" "$before"
 }
+
+# The counters backend on this kernel (issue 64): its BTF must give the layout of
+# workqueue_struct, pool_workqueue and enum pool_workqueue_stats (checked before
+# /proc/kcore is looked for). Where kcore and the `workqueues` symbol exist, the
+# live list must hold writeback with no more completed than started; where they
+# do not, the reason names what is missing, as this machine's kernel config says.
+@test "live: kcounters reads this kernel's BTF layout, then the counters or why not" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF"
+	run "$WQCTL" kcounters -r -o WORKQUEUE,STARTED,COMPLETED
+	if [ ! -e /proc/kcore ]; then
+		assert_failure 1
+		assert_output "wqctl: kernel counters: /proc/kcore: not there (CONFIG_PROC_KCORE is off)"
+	elif ! grep -q ' workqueues$' /proc/kallsyms; then
+		assert_failure 1
+		assert_output "wqctl: kernel counters: 'workqueues' is not in /proc/kallsyms (CONFIG_KALLSYMS_ALL is off)"
+	else
+		assert_success
+		line=$(grep '^writeback ' <<<"$output")
+		read -r _ started completed <<<"$line"
+		[ "$completed" -le "$started" ]
+	fi
+}

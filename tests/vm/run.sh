@@ -465,6 +465,31 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 			cat "$cache/mon.tap"
 			n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/mon.tap")))
 		fi
+		# the kernel's own counters (obs/kcount.c) against the probe's (issue 64)
+		if grep -q '^@@KCOUNT ' "$log.txt"; then
+			rest=$(grep '^@@KCOUNT rest ' "$log.txt")
+			flood=$(grep '^@@KCOUNT flood ' "$log.txt")
+			if [ "${ERA[$krel]}" = A ]; then
+				grep -q "row=wqctl:,kernel,counters:,the,kernel,keeps,per-workqueue,counters,from,6.3,on,(this,is,$krel)" <<<"$rest" &&
+					ok "$tag: kcounters on 6.1 says the counters came with 6.3" ||
+					notok "$tag: kcounters on 6.1 says the counters came with 6.3" "$rest"
+			else
+				# stats: queued,Q,started,S,done,D,peak,P; row: wqprobe,STARTED,COMPLETED,NR_ACTIVE,IN_FLIGHT
+				IFS=, read -r _ q _ _ _ d _ <<<"$(sed 's/.*stats=\([^ ]*\).*/\1/' <<<"$rest")"
+				IFS=, read -r nm st co ac fl <<<"$(sed 's/.*row=//' <<<"$rest")"
+				[ "$nm" = wqprobe ] && [ "$st" = "$d" ] && [ "$co" = "$d" ] && [ "$d" = "$q" ] && [ "$fl" = 0 ] && [ "$ac" = 0 ] &&
+					ok "$tag: kcounters at rest: STARTED $st = COMPLETED $co = the probe's $d items, none in flight" ||
+					notok "$tag: kcounters at rest: STARTED = COMPLETED = the probe's items, none in flight" "$rest"
+				IFS=, read -r _ qb _ _ _ db _ <<<"$(sed 's/.*before=\([^ ]*\).*/\1/' <<<"$flood")"
+				IFS=, read -r _ qa _ _ _ da _ <<<"$(sed 's/.*after=\([^ ]*\).*/\1/' <<<"$flood")"
+				IFS=, read -r nm st co ac fl <<<"$(sed 's/.*row=//' <<<"$flood")"
+				# in flight at the read lies between queued-done read before and after it (both only grow)
+				[ "$nm" = wqprobe ] && [ "$fl" -ge $((qb - da)) ] && [ "$fl" -le $((qa - db)) ] && [ "$ac" -le "$fl" ] &&
+					[ "$co" -ge "$db" ] && [ "$co" -le "$da" ] &&
+					ok "$tag: kcounters in a flood: IN_FLIGHT $fl within the probe's $((qb - da))..$((qa - db)), COMPLETED $co within $db..$da" ||
+					notok "$tag: kcounters in a flood: IN_FLIGHT and COMPLETED within the probe's own counts" "$flood"
+			fi
+		fi
 		# experiment against the probe's known timing and fio's own reports
 		if grep -q '^@@EXP ' "$log.txt"; then
 			"$here/exptruth.sh" "$log.txt" "$tag" "$n" >"$cache/exp.tap"

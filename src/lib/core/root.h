@@ -27,6 +27,9 @@
 #define WQ_P_KALLSYMS "proc/kallsyms"
 #define WQ_P_UDEV_DATA "run/udev/data"
 #define WQ_P_TRACEFS "sys/kernel/tracing"
+#define WQ_P_KCORE "proc/kcore"
+#define WQ_P_BTF "sys/kernel/btf/vmlinux"
+#define WQ_P_LOCKDOWN "sys/kernel/security/lockdown"
 
 struct wq_root;
 

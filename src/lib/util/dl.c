@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libnuma, libudev, libnl-route, libtracefs, libtraceevent, json-c and libsmartcols loaded on first use. */
+/* libnuma, libudev, libnl-route, libtracefs, libtraceevent, libbpf, json-c and libsmartcols loaded on first use. */
 #define _GNU_SOURCE
 #include "dl.h"
 
@@ -18,6 +18,7 @@
 #define SO_TRACEFS "libtracefs.so.1"
 #define SO_JSON "libjson-c.so.5"
 #define SO_SCOLS "libsmartcols.so.1"
+#define SO_BPF "libbpf.so.1"
 
 #define SYM(h, lib, name)                                                                                              \
 	do {                                                                                                           \
@@ -189,6 +190,22 @@ static bool load_scols(struct wq_libscols *l)
 	return true;
 }
 
+static bool load_bpf(struct wq_libbpf *l)
+{
+	void *h = dlopen(SO_BPF, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return false;
+	SYM(h, *l, btf__parse);
+	SYM(h, *l, btf__free);
+	SYM(h, *l, btf__find_by_name_kind);
+	SYM(h, *l, btf__type_by_id);
+	SYM(h, *l, btf__name_by_offset);
+	SYM(h, *l, btf__resolve_size);
+	SYM(h, *l, btf__resolve_type);
+	return true;
+}
+
 #define LAZY(type, name, loader)                                                                                       \
 	const struct type *name(void)                                                                                  \
 	{                                                                                                              \
@@ -203,6 +220,7 @@ LAZY(wq_libnuma, wq_libnuma, load_numa)
 LAZY(wq_libudev, wq_libudev, load_udev)
 LAZY(wq_libnl, wq_libnl, load_nl)
 LAZY(wq_libtrace, wq_libtrace, load_trace)
+LAZY(wq_libbpf, wq_libbpf, load_bpf)
 
 /* A library without a fallback: NULL when it cannot be loaded, and why in a message of its own. */
 #define MUST(type, name, loader, so)                                                                                   \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libnuma, libudev, libnl-route, libtracefs, json-c and libsmartcols are
+ * libnuma, libudev, libnl-route, libtracefs, libbpf, json-c and libsmartcols are
  * loaded on first use (dlopen), the one loader of the tree, so the
  * udev hook path (apply --udev for a workqueue without owner rules) never
  * pays for their loading, relocation and constructors.
@@ -8,6 +8,7 @@
 #ifndef WQ_DL_H
 #define WQ_DL_H
 
+#include <bpf/btf.h>
 #include <json-c/json.h>
 #include <libsmartcols.h>
 #include <libudev.h>
@@ -148,11 +149,23 @@ struct wq_libscols {
 	WQ_FN(scols_column_set_json_type);
 };
 
+/* libbpf's BTF reader: the kernel's own type layouts (the counters backend, obs/kcount.c). */
+struct wq_libbpf {
+	WQ_FN(btf__parse);
+	WQ_FN(btf__free);
+	WQ_FN(btf__find_by_name_kind);
+	WQ_FN(btf__type_by_id);
+	WQ_FN(btf__name_by_offset);
+	WQ_FN(btf__resolve_size);
+	WQ_FN(btf__resolve_type);
+};
+
 /* The loaded library, or NULL when it cannot be loaded (the caller falls back). */
 const struct wq_libnuma *wq_libnuma(void);
 const struct wq_libudev *wq_libudev(void);
 const struct wq_libnl *wq_libnl(void);
 const struct wq_libtrace *wq_libtrace(void);
+const struct wq_libbpf *wq_libbpf(void);
 /*
  * json-c has no fallback: it is a dependency of the package, and a command
  * that reads or writes JSON cannot go on without it. NULL when it cannot be

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel's own workqueue counters (6.3+): every pool_workqueue keeps
+ * started, completed, CPU time, CPU-intensive, concurrency-managed wake-ups,
+ * repatriated (6.6+), mayday and rescued, beside its nr_active and its
+ * in-flight counts. Read without any probe on the work path, as drgn reads
+ * the live kernel: struct layouts and enum values from the kernel's BTF
+ * (libbpf), the address of the `workqueues` list from kallsyms, the memory
+ * from /proc/kcore, read-only. Every walk is bounded, every pointer and name
+ * checked; a list that changed under the walk is reported as a torn read,
+ * never followed into the weeds.
+ */
+#ifndef WQ_KCOUNT_H
+#define WQ_KCOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/ctx.h"
+
+/* The counters of enum pool_workqueue_stats, in wq_monitor.py's order. */
+enum wq_kstat {
+	WQ_KS_STARTED,
+	WQ_KS_COMPLETED,
+	WQ_KS_CPU_TIME, /* microseconds, sampled at the tick */
+	WQ_KS_CPU_INTENSIVE,
+	WQ_KS_CM_WAKEUP,
+	WQ_KS_REPATRIATED, /* 6.6+ */
+	WQ_KS_MAYDAY,
+	WQ_KS_RESCUED,
+	WQ_KS_NR
+};
+/* The kernel's name of each (PWQ_STAT_STARTED...). */
+extern const char *const wq_kstat_names[WQ_KS_NR];
+
+/* One workqueue, its pool_workqueues summed. */
+struct wq_kcount_row {
+	char name[64];
+	unsigned int flags; /* WQ_UNBOUND 1<<1, WQ_MEM_RECLAIM 1<<3, as the kernel keeps them */
+	uint64_t stat[WQ_KS_NR]; /* valid where the kernel has the counter (wq_kcount_has) */
+	long nr_active; /* work items counted against max_active now */
+	long nr_in_flight; /* queued and not yet finished, over every flush color */
+	unsigned int npwqs;
+};
+
+struct wq_kcount;
+
+/*
+ * Ready to read: the live system, root, a kernel of 6.3 or later, its BTF
+ * with the fields this needs, `workqueues` in kallsyms, /proc/kcore readable
+ * (not under lockdown's confidentiality mode). -errno with why, the first
+ * of these that fails, in words a user can act on.
+ */
+int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz);
+/* Does this kernel keep counter s (REPATRIATED: 6.6+)? */
+bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s);
+/*
+ * One walk of every workqueue: rows (malloc'ed, sorted by name) and their
+ * number. A list that changed under the walk is walked again, at most three
+ * times; then -EAGAIN with why. Other failures -errno with why.
+ */
+int wq_kcount_read(struct wq_kcount *k, struct wq_kcount_row **rows, size_t *n, char *why, size_t whysz);
+void wq_kcount_free(struct wq_kcount *k);
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The counters backend (src/lib/obs/kcount.c) on a fixture root: BTF
+ * written by libbpf's own encoder with the kernel's struct, field and enum
+ * names, a kallsyms line, and an ELF core (as /proc/kcore is one) whose
+ * memory holds two workqueues and their pool_workqueues at the offsets the
+ * BTF gives. The counts each row must show are the ones placed here, summed
+ * by hand; then the list is broken in the ways a live list can look broken
+ * (a pointer out of the image, a cycle, a name without its NUL) and each is
+ * a torn read, never a crash. The real layouts are read from the kernel's
+ * own BTF in the live and VM tiers.
+ */
+#include <bpf/btf.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/core/ctx.h"
+#include "lib/obs/kcount.h"
+#include "tap.h"
+
+/* struct offsets this fixture's BTF declares (a 6.12-like pool_workqueue: nr_in_flight[16], nr_active, stats[8]) */
+#define WQ_PWQS 0
+#define WQ_LIST 16
+#define WQ_NAME 200
+#define WQ_FLAGS 232
+#define WQ_SIZE 256
+#define PWQ_FLIGHT 24
+#define PWQ_ACTIVE 88
+#define PWQ_NODE 120
+#define PWQ_STATS 152
+#define PWQ_SIZE 256
+
+#define HEAD_VA 0xffffffffa0000000ULL /* &workqueues, in the kernel image's segment */
+#define MEM_VA 0xffff888000000000ULL /* the direct map: the structs */
+#define MEM_SIZE 8192
+
+static char top[] = "/tmp/test-kcount.XXXXXX";
+static char tree[300];
+static unsigned char head_seg[64], mem[MEM_SIZE];
+
+static void put(const char *rel, const void *data, size_t len)
+{
+	char path[600], cmd[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0 || !(f = fopen(path, "w")) || fwrite(data, 1, len, f) != len || fclose(f) != 0)
+		exit(2);
+}
+
+/* The kernel-like BTF: with_stats false leaves pool_workqueue.stats out (a kernel before 6.3). */
+static void write_btf(bool with_stats)
+{
+	struct btf *b = btf__new_empty();
+	int i32, u32, u64, chr, lh, lhp, name_arr, flight_arr, stats_arr, wq, pwq, en;
+	const void *raw;
+	__u32 size;
+
+	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	u32 = btf__add_int(b, "unsigned int", 4, 0);
+	u64 = btf__add_int(b, "long long unsigned int", 8, 0);
+	chr = btf__add_int(b, "char", 1, BTF_INT_CHAR);
+	lh = btf__add_struct(b, "list_head", 16);
+	lhp = btf__add_ptr(b, lh);
+	btf__add_field(b, "next", lhp, 0, 0);
+	btf__add_field(b, "prev", lhp, 64, 0);
+	name_arr = btf__add_array(b, i32, chr, 32);
+	flight_arr = btf__add_array(b, i32, i32, 16);
+	stats_arr = btf__add_array(b, i32, u64, 8);
+	wq = btf__add_struct(b, "workqueue_struct", WQ_SIZE);
+	btf__add_field(b, "pwqs", lh, WQ_PWQS * 8, 0);
+	btf__add_field(b, "list", lh, WQ_LIST * 8, 0);
+	btf__add_field(b, "name", name_arr, WQ_NAME * 8, 0);
+	btf__add_field(b, "flags", u32, WQ_FLAGS * 8, 0);
+	pwq = btf__add_struct(b, "pool_workqueue", PWQ_SIZE);
+	btf__add_field(b, "nr_in_flight", flight_arr, PWQ_FLIGHT * 8, 0);
+	btf__add_field(b, "nr_active", i32, PWQ_ACTIVE * 8, 0);
+	btf__add_field(b, "pwqs_node", lh, PWQ_NODE * 8, 0);
+	if (with_stats)
+		btf__add_field(b, "stats", stats_arr, PWQ_STATS * 8, 0);
+	en = btf__add_enum(b, "pool_workqueue_stats", 4);
+	btf__add_enum_value(b, "PWQ_STAT_STARTED", 0);
+	btf__add_enum_value(b, "PWQ_STAT_COMPLETED", 1);
+	btf__add_enum_value(b, "PWQ_STAT_CPU_TIME", 2);
+	btf__add_enum_value(b, "PWQ_STAT_CPU_INTENSIVE", 3);
+	btf__add_enum_value(b, "PWQ_STAT_CM_WAKEUP", 4);
+	btf__add_enum_value(b, "PWQ_STAT_REPATRIATED", 5);
+	btf__add_enum_value(b, "PWQ_STAT_MAYDAY", 6);
+	btf__add_enum_value(b, "PWQ_STAT_RESCUED", 7);
+	btf__add_enum_value(b, "PWQ_NR_STATS", 8);
+	if (wq < 0 || pwq < 0 || en < 0 || !(raw = btf__raw_data(b, &size)))
+		exit(2);
+	put("sys/kernel/btf/vmlinux", raw, size);
+	btf__free(b);
+}
+
+static void set64(uint64_t va, uint64_t v)
+{
+	if (va >= HEAD_VA && va < HEAD_VA + sizeof(head_seg))
+		memcpy(head_seg + (va - HEAD_VA), &v, 8);
+	else
+		memcpy(mem + (va - MEM_VA), &v, 8);
+}
+
+static void set32(uint64_t va, uint32_t v)
+{
+	memcpy(mem + (va - MEM_VA), &v, 4);
+}
+
+/* A pwq at va: stats[0..7] = base + i, nr_active, nr_in_flight[color] = flight. */
+static void make_pwq(uint64_t va, uint64_t base, int32_t active, int color, int32_t flight)
+{
+	for (int i = 0; i < 8; i++)
+		set64(va + PWQ_STATS + 8 * i, base + (uint64_t)i);
+	set32(va + PWQ_ACTIVE, (uint32_t)active);
+	set32(va + PWQ_FLIGHT + 4 * color, (uint32_t)flight);
+}
+
+/* Two workqueues: writeback (unbound, two pwqs), events (per-cpu, one), on the workqueues list. */
+static const uint64_t WB = MEM_VA + 0x100, EV = MEM_VA + 0x300, P1 = MEM_VA + 0x800, P2 = MEM_VA + 0xa00,
+		      P3 = MEM_VA + 0xc00;
+
+static void make_memory(void)
+{
+	memset(mem, 0, sizeof(mem));
+	memset(head_seg, 0, sizeof(head_seg));
+	/* workqueues -> writeback.list -> events.list -> workqueues */
+	set64(HEAD_VA, WB + WQ_LIST);
+	set64(WB + WQ_LIST, EV + WQ_LIST);
+	set64(EV + WQ_LIST, HEAD_VA);
+	memcpy(mem + (WB - MEM_VA) + WQ_NAME, "writeback", 10);
+	memcpy(mem + (EV - MEM_VA) + WQ_NAME, "events", 7);
+	set32(WB + WQ_FLAGS, 1U << 1 | 1U << 3);
+	set32(EV + WQ_FLAGS, 0);
+	/* writeback.pwqs -> P1 -> P2 -> back */
+	set64(WB + WQ_PWQS, P1 + PWQ_NODE);
+	set64(P1 + PWQ_NODE, P2 + PWQ_NODE);
+	set64(P2 + PWQ_NODE, WB + WQ_PWQS);
+	set64(EV + WQ_PWQS, P3 + PWQ_NODE);
+	set64(P3 + PWQ_NODE, EV + WQ_PWQS);
+	make_pwq(P1, 100, 3, 0, 5);
+	make_pwq(P2, 1000, 1, 15, 2);
+	make_pwq(P3, 7, 0, 4, 0);
+}
+
+/* An ELF core as /proc/kcore is: a header, PT_LOAD program headers, the memory. */
+static void write_kcore(void)
+{
+	size_t off = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr), len = off + sizeof(head_seg) + sizeof(mem);
+	unsigned char *f = calloc(1, len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)f;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(f + sizeof(*eh));
+
+	if (!f)
+		exit(2);
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_CORE;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 2;
+	ph[0] = (Elf64_Phdr){.p_type = PT_LOAD, .p_offset = off, .p_vaddr = HEAD_VA, .p_filesz = sizeof(head_seg)};
+	ph[1] = (Elf64_Phdr){
+	    .p_type = PT_LOAD, .p_offset = off + sizeof(head_seg), .p_vaddr = MEM_VA, .p_filesz = sizeof(mem)};
+	memcpy(f + off, head_seg, sizeof(head_seg));
+	memcpy(f + off + sizeof(head_seg), mem, sizeof(mem));
+	put("proc/kcore", f, len);
+	free(f);
+}
+
+static void write_kallsyms(const char *text)
+{
+	put("proc/kallsyms", text, strlen(text));
+}
+
+static const char kallsyms[] = "ffffffff81000000 T _text\n"
+			       "ffffffffa0000100 d workqueues\t[some_module]\n"
+			       "ffffffffa0000000 d workqueues\n"
+			       "ffffffffa0000040 d wq_pool_mutex\n";
+
+/* Open and read with a kernel release; r[0] open's result, r[1] read's (99: not run). */
+static void session(const char *kernel, struct wq_kcount_row **rows, size_t *n, int r[2], char *why, size_t whysz)
+{
+	struct wq_ctx *ctx;
+	struct wq_kcount *k = NULL;
+
+	*rows = NULL;
+	*n = 0;
+	why[0] = '\0';
+	if (wq_ctx_new(tree, kernel, &ctx) < 0)
+		exit(2);
+	r[0] = wq_kcount_open(ctx, &k, why, whysz);
+	r[1] = r[0] == 0 ? wq_kcount_read(k, rows, n, why, whysz) : 99;
+	wq_kcount_free(k);
+	wq_ctx_free(ctx);
+}
+
+int main(void)
+{
+	struct wq_kcount_row *rows;
+	char why[300];
+	size_t n;
+	int r[2];
+
+	if (!mkdtemp(top))
+		return 2;
+	snprintf(tree, sizeof(tree), "%s/t", top);
+	write_btf(true);
+	write_kallsyms(kallsyms);
+	make_memory();
+	write_kcore();
+
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == 0 && r[1] == 0 && n == 2, "two workqueues read (open %d, read %d: %s)", r[0], r[1], why);
+	if (n == 2) {
+		/* sorted by name: events, writeback */
+		is_str(rows[0].name, "events", "first row: events");
+		is_str(rows[1].name, "writeback", "second row: writeback");
+		ok(rows[1].npwqs == 2 && rows[0].npwqs == 1, "pwqs: writeback 2, events 1");
+		/* writeback: P1 stats 100+i, P2 1000+i: started 100+1000, completed 101+1001, rescued 107+1007 */
+		ok(rows[1].stat[WQ_KS_STARTED] == 1100 && rows[1].stat[WQ_KS_COMPLETED] == 1102,
+		   "writeback: started 1100, completed 1102 (%llu, %llu)",
+		   (unsigned long long)rows[1].stat[WQ_KS_STARTED], (unsigned long long)rows[1].stat[WQ_KS_COMPLETED]);
+		ok(rows[1].stat[WQ_KS_CPU_TIME] == 1104 && rows[1].stat[WQ_KS_RESCUED] == 1114,
+		   "writeback: CPU time 1104 us, rescued 1114");
+		ok(rows[1].nr_active == 4 && rows[1].nr_in_flight == 7,
+		   "writeback: nr_active 3+1, in flight 5 (color 0) + 2 (color 15)");
+		ok(rows[1].flags == (1U << 1 | 1U << 3), "writeback: WQ_UNBOUND | WQ_MEM_RECLAIM");
+		ok(rows[0].stat[WQ_KS_STARTED] == 7 && rows[0].stat[WQ_KS_MAYDAY] == 13 && rows[0].nr_in_flight == 0,
+		   "events: started 7, mayday 13, nothing in flight");
+	}
+	free(rows);
+
+	/* --- the list as a walk may find it while it changes --- */
+	set64(EV + WQ_LIST, MEM_VA + MEM_SIZE + 0x1000); /* into memory the core does not hold */
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == -EAGAIN && strstr(why, "torn read") && !rows, "a pointer out of every segment: a torn read (%s)",
+	   why);
+	free(rows);
+	make_memory();
+	set64(P2 + PWQ_NODE, P1 + PWQ_NODE); /* P1 <-> P2: a cycle that never reaches the head */
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == -EAGAIN, "a cycle in a workqueue's pwqs: bounded, a torn read");
+	free(rows);
+	make_memory();
+	memset(mem + (WB - MEM_VA) + WQ_NAME, 'x', 32); /* no NUL in name[32] */
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == -EAGAIN, "a name without its NUL: a torn read");
+	free(rows);
+	make_memory();
+	memcpy(mem + (WB - MEM_VA) + WQ_NAME, "wr\033[2Jte", 9); /* an escape sequence */
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == -EAGAIN, "a name with a control character: a torn read");
+	free(rows);
+	make_memory();
+	set64(HEAD_VA, WB + WQ_LIST + 4); /* misaligned */
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == -EAGAIN, "a misaligned pointer: a torn read");
+	free(rows);
+
+	/* --- why it cannot read, one reason at a time --- */
+	make_memory();
+	write_kcore();
+	session("6.1.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -ENOTSUP && strstr(why, "from 6.3 on (this is 6.1.0)"), "6.1: %s", why);
+	put("sys/kernel/security/lockdown", "none integrity [confidentiality]\n", 33);
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -EPERM && strstr(why, "lockdown=confidentiality"), "lockdown: %s", why);
+	put("sys/kernel/security/lockdown", "[none] integrity confidentiality\n", 33);
+	write_kallsyms("ffffffff81000000 T _text\nffffffffa0000100 d workqueues\t[some_module]\n");
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -ENOENT && strstr(why, "'workqueues' is not in /proc/kallsyms"), "no symbol: %s", why);
+	write_kallsyms("0000000000000000 d workqueues\n");
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -EPERM && strstr(why, "kptr_restrict"), "hidden addresses: %s", why);
+	write_kallsyms(kallsyms);
+	write_btf(false);
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -ENOENT && strstr(why, "keeps no per-workqueue counters"), "no stats[] in BTF: %s", why);
+	write_btf(true);
+	{
+		char path[600];
+
+		snprintf(path, sizeof(path), "%s/proc/kcore", tree);
+		unlink(path);
+	}
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -ENOENT && strstr(why, "CONFIG_PROC_KCORE"), "no kcore: %s", why);
+	{
+		char junk[128];
+
+		memset(junk, 'x', sizeof(junk)); /* longer than an ELF header, and not one */
+		put("proc/kcore", junk, sizeof(junk));
+	}
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -EINVAL && strstr(why, "not a 64-bit ELF core"), "not ELF: %s", why);
+
+	{
+		char cmd[400];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+		if (system(cmd) != 0)
+			return 2;
+	}
+	return tap_done();
+}
