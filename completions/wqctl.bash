@@ -65,7 +65,11 @@ _wqctl()
 	--set) _wqctl_reply "$(_wqctl_words workqueues)" "$cur" ""; __ltrim_colon_completions "$cur"; return ;;
 	--metric) COMPREPLY=($(compgen -W "$(_wqctl_words metrics)" -- "$cur")); __ltrim_colon_completions "$cur"; return ;;
 	--better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
-	--backend) COMPREPLY=($(compgen -W "auto kernel stream" -- "$cur")); return ;;
+	--backend)
+		# monitor also reads the kernel's own counters
+		if [[ $cmd == monitor ]]; then COMPREPLY=($(compgen -W "auto counters kernel stream" -- "$cur"))
+		else COMPREPLY=($(compgen -W "auto kernel stream" -- "$cur")); fi
+		return ;;
 	--save|--compare) COMPREPLY=($(compgen -W "$(_wqctl_words experiments)" -- "$cur")); return ;;
 	--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--textfile) COMPREPLY=($(compgen -d -- "$cur")); return ;;

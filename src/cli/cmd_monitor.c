@@ -34,6 +34,12 @@ enum {
 	COL_THROTTLED,
 	COL_MAX_ACTIVE,
 	COL_LIMIT,
+	COL_CPU_MS,
+	COL_CPU_INTENSIVE,
+	COL_CM_WAKEUP,
+	COL_REPATRIATED,
+	COL_MAYDAY,
+	COL_RESCUED,
 };
 
 static const struct colinfo cols[] = {
@@ -60,9 +66,52 @@ static const struct colinfo cols[] = {
 			"the workqueue's max_active in sysfs (- outside sysfs)"},
     [COL_LIMIT] = {"LIMIT", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
 		   "most work items in flight its settings allow here (explain's max_inflight; - outside sysfs)"},
+    [COL_CPU_MS] = {"CPU_MS", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		    "CPU time its work took in the interval, ms, sampled at the tick (--backend counters)"},
+    [COL_CPU_INTENSIVE] = {"CPU_INTENSIVE", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			   "items that ran past cpu_intensive_thresh_us (per-cpu workqueues; --backend counters)"},
+    [COL_CM_WAKEUP] = {"CM_WAKEUP", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "concurrency-managed wake-ups (per-cpu workqueues; --backend counters)"},
+    [COL_REPATRIATED] = {"REPATRIATED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			 "workers moved back into their pod (unbound, 6.6+; --backend counters)"},
+    [COL_MAYDAY] = {"MAYDAY", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		    "rescuer requests (WQ_MEM_RECLAIM workqueues; --backend counters)"},
+    [COL_RESCUED] = {"RESCUED", 0.08, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		     "items the rescuer ran (WQ_MEM_RECLAIM workqueues; --backend counters)"},
 };
 
+/* The kernel's own counters a column shows, in the sampler's terms. */
+static bool counter_col(int id, enum wq_kstat *s)
+{
+	static const int map[][2] = {{COL_CPU_MS, WQ_KS_CPU_TIME},     {COL_CPU_INTENSIVE, WQ_KS_CPU_INTENSIVE},
+				     {COL_CM_WAKEUP, WQ_KS_CM_WAKEUP}, {COL_REPATRIATED, WQ_KS_REPATRIATED},
+				     {COL_MAYDAY, WQ_KS_MAYDAY},       {COL_RESCUED, WQ_KS_RESCUED}};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (map[i][0] == id) {
+			*s = (enum wq_kstat)map[i][1];
+			return true;
+		}
+	return false;
+}
+
+/* A counter's value in the interval's row. */
+static uint64_t counter_of(const struct wq_mon_row *r, enum wq_kstat s)
+{
+	switch (s) {
+	case WQ_KS_CPU_TIME: return r->cpu_us;
+	case WQ_KS_CPU_INTENSIVE: return r->cpu_intensive;
+	case WQ_KS_CM_WAKEUP: return r->cm_wakeup;
+	case WQ_KS_REPATRIATED: return r->repatriated;
+	case WQ_KS_MAYDAY: return r->mayday;
+	case WQ_KS_RESCUED: return r->rescued;
+	default: return 0;
+	}
+}
+
 #define DEFAULT_COLS "NAME,QUEUED/S,STARTED/S,PENDING,INFLIGHT,LIMIT,WAIT_P50,WAIT_P99,RUN_P50,RUN_P99"
+/* --backend counters: what the kernel counts, no times */
+#define COUNTER_COLS "NAME,QUEUED/S,STARTED/S,PENDING,INFLIGHT,LIMIT,CPU_MS"
 #define MAX_INTERVAL 3600.0
 
 static void set_us(struct out *o, struct libscols_line *ln, int id, int64_t ns)
@@ -92,9 +141,12 @@ static json_object *json_fix(double v, int decimals)
 }
 
 /* One row as an object keyed by the selected columns (lower case, as libsmartcols -J names them). */
-static json_object *json_row(struct cli *cli, const struct out *o, const struct wq_mon_row *r,
-			     const struct wq_sampler_limit *l, bool kernel)
+static json_object *json_row(struct cli *cli, const struct out *o, struct wq_sampler *sm, const struct wq_mon_row *r,
+			     const struct wq_sample *rep)
 {
+	const struct wq_sampler_limit *l = wq_sampler_limit(sm, r->name);
+	bool kernel = rep->kernel;
+	enum wq_kstat ks;
 	json_object *row = json_object_new_object();
 	const char *which;
 
@@ -122,7 +174,11 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 		case COL_THROTTLED: v = kernel ? NULL : json_object_new_int64((int64_t)r->throttled); break;
 		case COL_MAX_ACTIVE: v = l && l->max_active >= 0 ? json_object_new_int(l->max_active) : NULL; break;
 		case COL_LIMIT: v = l && l->limit >= 0 ? json_object_new_int64(l->limit) : NULL; break;
-		default: break;
+		default:
+			if (counter_col(id, &ks) && rep->counters && wq_sampler_counter(sm, ks))
+				v = ks == WQ_KS_CPU_TIME ? json_fix((double)r->cpu_us / 1000.0, 1)
+							 : json_object_new_int64((int64_t)counter_of(r, ks));
+			break;
 		}
 		json_object_object_add(row, key, v);
 	}
@@ -136,9 +192,10 @@ static json_object *json_row(struct cli *cli, const struct out *o, const struct 
 }
 
 /* One workqueue's line of the table (kernel: the kernel's hists counted it, which see no throttling). -1 on ENOMEM. */
-static int set_row(struct out *o, struct wq_sampler *sm, const struct wq_mon_row *r, bool kernel)
+static int set_row(struct out *o, struct wq_sampler *sm, const struct wq_mon_row *r, const struct wq_sample *rep)
 {
 	const struct wq_sampler_limit *l;
+	bool kernel = rep->kernel;
 	struct libscols_line *ln = out_line(o);
 
 	if (!ln)
@@ -171,6 +228,16 @@ static int set_row(struct out *o, struct wq_sampler *sm, const struct wq_mon_row
 	} else {
 		out_set(o, ln, COL_MAX_ACTIVE, NULL);
 		out_set(o, ln, COL_LIMIT, NULL);
+	}
+	for (int id = COL_CPU_MS; id <= COL_RESCUED; id++) {
+		enum wq_kstat ks;
+
+		if (!counter_col(id, &ks) || !rep->counters || !wq_sampler_counter(sm, ks))
+			out_set(o, ln, id, NULL);
+		else if (ks == WQ_KS_CPU_TIME)
+			out_setf(o, ln, id, "%.1f", (double)r->cpu_us / 1000.0);
+		else
+			out_setf(o, ln, id, "%llu", (unsigned long long)counter_of(r, ks));
 	}
 	return 0;
 }
@@ -224,8 +291,7 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 		json_object_object_add(doc, "lost", json_object_new_int64((int64_t)rep->lost));
 		for (size_t i = 0; i < n; i++)
 			if (wq_sampler_wanted(sm, rows[i].name))
-				json_object_array_add(
-				    list, json_row(cli, &o, &rows[i], wq_sampler_limit(sm, rows[i].name), rep->kernel));
+				json_object_array_add(list, json_row(cli, &o, sm, &rows[i], rep));
 		json_object_object_add(doc, "workqueues", list);
 		{
 			const char *txt = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
@@ -246,7 +312,7 @@ static int print_rows(struct cli *cli, struct wq_sampler *sm, const struct wq_sa
 	for (size_t i = 0; i < n; i++) {
 		if (!wq_sampler_wanted(sm, rows[i].name))
 			continue;
-		if (set_row(&o, sm, &rows[i], rep->kernel) < 0) {
+		if (set_row(&o, sm, &rows[i], rep) < 0) {
 			out_free(&o);
 			return EXIT_FAIL;
 		}
@@ -283,8 +349,11 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 				*backend = WQ_SAMPLER_KERNEL;
 			else if (streq(optarg, "stream"))
 				*backend = WQ_SAMPLER_STREAM;
+			else if (streq(optarg, "counters"))
+				*backend = WQ_SAMPLER_COUNTERS;
 			else if (*chosen) {
-				cli_err(cli, "monitor: --backend '%s': expected auto, kernel or stream", optarg);
+				cli_err(cli, "monitor: --backend '%s': expected auto, counters, kernel or stream",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -329,6 +398,33 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
  */
 static struct wq_cancel cancel;
 
+/*
+ * The kernel's own counters have no wait or run times and no held-back
+ * count, and only they have CPU time and the rest: the columns asked for
+ * and --backend must agree. Their columns alone choose the counters when
+ * no backend is named. EXIT_OK or EXIT_USAGE (said).
+ */
+static int counters_fit(struct cli *cli, bool chosen, enum wq_sampler_backend *backend, bool counters, bool needs_times,
+			bool throttled)
+{
+	if (counters && chosen && *backend != WQ_SAMPLER_COUNTERS) {
+		cli_err(cli, "monitor: CPU_MS, CPU_INTENSIVE, CM_WAKEUP, REPATRIATED, MAYDAY and RESCUED are the "
+			     "kernel's own counters: --backend counters (or auto)");
+		return EXIT_USAGE;
+	}
+	if (counters)
+		*backend = WQ_SAMPLER_COUNTERS;
+	if (*backend == WQ_SAMPLER_COUNTERS && (needs_times || throttled)) {
+		cli_err(cli,
+			"monitor: the kernel's counters have no %s: leave those columns out (-o), or --backend "
+			"kernel or stream",
+			needs_times ? "wait or run times (WAIT_P50, WAIT_P99, RUN_P50, RUN_P99)"
+				    : "held-back count (THROTTLED)");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int run(struct cli *cli, int argc, char **argv)
 {
 	struct wq_sampler *sm = NULL;
@@ -339,7 +435,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	unsigned int buffer_kb = WQ_TRACE_BUFFER_KB;
 	long count = -1;
 	enum wq_sampler_backend backend = WQ_SAMPLER_STREAM;
-	bool chosen = false, needs_times, throttled;
+	bool chosen = false, needs_times, throttled, counters = false;
 	char why[300];
 	int rc, r;
 
@@ -349,16 +445,22 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (cli->list_columns)
 		return out_list_columns(cli, cols, ARRAY_SIZE(cols));
 	/* Columns are checked before tracing starts. */
-	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols), DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS", "workqueues");
+	rc = out_init(&o, cli, cols, ARRAY_SIZE(cols),
+		      chosen && backend == WQ_SAMPLER_COUNTERS ? COUNTER_COLS : DEFAULT_COLS, "WQCTL_MONITOR_COLUMNS",
+		      "workqueues");
 	if (rc)
 		return rc;
 	needs_times = out_has(&o, COL_WAIT_P50) || out_has(&o, COL_WAIT_P99) || out_has(&o, COL_RUN_P50) ||
 		      out_has(&o, COL_RUN_P99);
 	throttled = out_has(&o, COL_THROTTLED);
+	for (int id = COL_CPU_MS; id <= COL_RESCUED; id++)
+		counters |= out_has(&o, id);
 	out_free(&o);
+	if ((rc = counters_fit(cli, chosen, &backend, counters, needs_times, throttled)))
+		return rc;
 	if (!cli_ctx(cli))
 		return EXIT_FAIL;
-	if (!chosen)
+	if (!chosen && !counters)
 		backend = wq_sampler_auto(cli->ctx, needs_times, throttled);
 	else if (backend == WQ_SAMPLER_KERNEL && needs_times &&
 		 wq_sampler_auto(cli->ctx, true, false) == WQ_SAMPLER_KERNEL_TIMES)
@@ -369,7 +471,9 @@ static int run(struct cli *cli, int argc, char **argv)
 			    &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
-		if (r == -ENOTSUP && backend != WQ_SAMPLER_STREAM)
+		if (backend == WQ_SAMPLER_COUNTERS)
+			cli_err(cli, "monitor: --backend kernel or stream count through the tracepoints instead");
+		else if (r == -ENOTSUP && backend != WQ_SAMPLER_STREAM)
 			cli_err(cli,
 				"monitor: --backend stream reads every event instead (--backend auto, the default, "
 				"chooses it where the kernel cannot count)");
@@ -409,13 +513,17 @@ const struct cmd cmd_monitor = {
     .name = "monitor",
     .run = run,
     .summary = "show live per-workqueue activity from the workqueue tracepoints",
-    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [--backend auto|kernel|stream] [PATTERN...]",
+    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [--backend auto|counters|kernel|stream] "
+	     "[PATTERN...]",
     .options = "  -i, --interval SECONDS  length of one interval (default 1, from 0.1 to 3600)\n"
 	       "  -c, --count N           stop after N intervals (default: until interrupted)\n"
 	       "  -b, --buffer-size KIB   trace buffer per CPU (default 4096); more when events are lost\n"
 	       "      --backend WHICH     kernel: counts kept by the kernel's hist triggers at any rate,\n"
 	       "                          wait/run times too on 6.10+ with synthetic events (log2\n"
 	       "                          buckets), no THROTTLED; stream: every event read here;\n"
+	       "                          counters: the kernel's own per-workqueue counters (6.3+, from\n"
+	       "                          /proc/kcore with BTF): no tracing at all, CPU_MS and the other\n"
+	       "                          counter columns, no WAIT/RUN nor THROTTLED;\n"
 	       "                          auto (default): kernel where it can give every column asked\n"
 	       "  (-J prints one JSON object per line and interval, and a last one with \"summary\": true)\n",
 };

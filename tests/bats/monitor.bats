@@ -70,10 +70,42 @@ setup() {
 	assert_line --regexp "^LIMIT +"
 }
 
-@test "monitor --backend takes auto, kernel or stream, checked before tracefs" {
-	for v in '' foo Kernel hist; do
+@test "monitor --backend takes auto, counters, kernel or stream, checked before tracefs" {
+	for v in '' foo Kernel hist counter; do
 		run wq monitor --backend "$v"
 		assert_failure 2
-		assert_output "wqctl: monitor: --backend '$v': expected auto, kernel or stream"
+		assert_output "wqctl: monitor: --backend '$v': expected auto, counters, kernel or stream"
 	done
+}
+
+# the kernel's own counters (issue 64): no wait or run times, no held-back count; only they have CPU_MS and the rest
+@test "monitor: the counters' columns and --backend must agree, checked before anything is read" {
+	run wq monitor --backend counters -o NAME,DONE,WAIT_P99 -c 1
+	assert_failure 2
+	assert_output "wqctl: monitor: the kernel's counters have no wait or run times (WAIT_P50, WAIT_P99, RUN_P50, RUN_P99): leave those columns out (-o), or --backend kernel or stream"
+	run wq monitor --backend counters -o NAME,THROTTLED -c 1
+	assert_failure 2
+	assert_output "wqctl: monitor: the kernel's counters have no held-back count (THROTTLED): leave those columns out (-o), or --backend kernel or stream"
+	for b in kernel stream; do
+		run wq monitor --backend $b -o NAME,MAYDAY -c 1
+		assert_failure 2
+		assert_output "wqctl: monitor: CPU_MS, CPU_INTENSIVE, CM_WAKEUP, REPATRIATED, MAYDAY and RESCUED are the kernel's own counters: --backend counters (or auto)"
+	done
+}
+
+@test "monitor: where the counters cannot be read, the reason (here: a tree without the kernel's BTF)" {
+	# --backend counters takes its own default columns (no WAIT/RUN); CPU_MS alone chooses the counters under auto
+	local instead="wqctl: monitor: --backend kernel or stream count through the tracepoints instead"
+	run wq monitor --backend counters -c 1
+	assert_failure 1
+	assert_output "wqctl: monitor: the kernel has no BTF (/sys/kernel/btf/vmlinux: CONFIG_DEBUG_INFO_BTF is off)
+$instead"
+	run wq monitor -o NAME,CPU_MS -c 1
+	assert_failure 1
+	assert_output "wqctl: monitor: the kernel has no BTF (/sys/kernel/btf/vmlinux: CONFIG_DEBUG_INFO_BTF is off)
+$instead"
+	run wq --kernel 6.1.0 monitor --backend counters -c 1
+	assert_failure 1
+	assert_output "wqctl: monitor: the kernel keeps per-workqueue counters from 6.3 on (this is 6.1.0)
+$instead"
 }

@@ -22,6 +22,7 @@
 
 #include "lib/core/ctx.h"
 #include "lib/obs/kcount.h"
+#include "lib/obs/sampler.h"
 #include "tap.h"
 
 /* struct offsets this fixture's BTF declares (a 6.12-like pool_workqueue: nr_in_flight[16], nr_active, stats[8]) */
@@ -242,6 +243,56 @@ int main(void)
 		   "events: started 7, mayday 13, nothing in flight");
 	}
 	free(rows);
+
+	/* --- monitor --backend counters: an interval's rows are the growth between two reads --- */
+	{
+		struct wq_sampler *sm = NULL;
+		struct wq_sample smp;
+		struct wq_ctx *ctx;
+		const struct wq_mon_row *wb = NULL;
+		int rr;
+
+		memset(mem + (P1 - MEM_VA) + PWQ_STATS, 0, 8 * 8);
+		memset(mem + (P2 - MEM_VA) + PWQ_STATS, 0, 8 * 8);
+		memset(mem + (P1 - MEM_VA) + PWQ_FLIGHT, 0, 16 * 4);
+		memset(mem + (P2 - MEM_VA) + PWQ_FLIGHT, 0, 16 * 4);
+		/* P1: 10 started, 8 completed, 5 in flight */
+		set64(P1 + PWQ_STATS + 0, 10);
+		set64(P1 + PWQ_STATS + 8, 8);
+		set32(P1 + PWQ_FLIGHT, 5);
+		write_kcore();
+		if (wq_ctx_new(tree, "6.12.0", &ctx) < 0)
+			return 2;
+		rr = wq_sampler_open(ctx, NULL, WQ_SAMPLER_COUNTERS, 0, 0.05, NULL, 0, &sm, why, sizeof(why));
+		ok(rr == 0, "sampler on the counters opens (%s)", rr ? why : "");
+		/* then 4 more started, 5 more completed, 2 in flight, 2.5 ms of CPU, one mayday */
+		set64(P1 + PWQ_STATS + 0, 14);
+		set64(P1 + PWQ_STATS + 8, 13);
+		set64(P1 + PWQ_STATS + 16, 2500);
+		set64(P1 + PWQ_STATS + 48, 1);
+		set32(P1 + PWQ_FLIGHT, 2);
+		write_kcore();
+		rr = sm ? wq_sampler_next(sm, false, &smp) : -1;
+		for (size_t i = 0; rr == 1 && i < smp.n; i++)
+			if (!strcmp(smp.rows[i].name, "writeback"))
+				wb = &smp.rows[i];
+		ok(rr == 1 && smp.counters && smp.n == 1 && wb, "one interval: writeback alone did something (%d rows)",
+		   rr == 1 ? (int)smp.n : -1);
+		/* by hand: started 14-10, done 13-8, queued = done + the growth of in flight (none: 5 -> 2) */
+		ok(wb && wb->started == 4 && wb->done == 5 && wb->queued == 5,
+		   "writeback: STARTED 4, DONE 5, QUEUED 5 (%lu, %lu, %lu)", wb ? wb->started : 0, wb ? wb->done : 0,
+		   wb ? wb->queued : 0);
+		/* executing 14-13 = 1 of the 2 in flight, so 1 pending */
+		ok(wb && wb->inflight == 1 && wb->pending == 1, "writeback: INFLIGHT 1, PENDING 1");
+		ok(wb && wb->cpu_us == 2500 && wb->mayday == 1 && wb->rescued == 0 && wb->wait_p50 < 0,
+		   "writeback: CPU 2500 us, 1 mayday, no wait time");
+		ok(sm && wq_sampler_counter(sm, WQ_KS_REPATRIATED), "the fixture's kernel keeps REPATRIATED");
+		rr = sm ? wq_sampler_summary(sm, &smp) : -1;
+		ok(rr == 1 && smp.n == 1 && smp.rows[0].started == 4,
+		   "the summary: the same growth from the first read");
+		wq_sampler_free(sm);
+		wq_ctx_free(ctx);
+	}
 
 	/* --- the list as a walk may find it while it changes --- */
 	set64(EV + WQ_LIST, MEM_VA + MEM_SIZE + 0x1000); /* into memory the core does not hold */

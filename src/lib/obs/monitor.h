@@ -37,6 +37,8 @@ struct wq_mon_row {
 	double wait_sum, run_sum; /* of every wait and run time (not only the kept samples), ns */
 	uint64_t wait_count, run_count; /* how many */
 	bool shared; /* kernel's hists: holds a share of a function queued on several workqueues (lib/fnjoin) */
+	/* the kernel's own counters in the interval (--backend counters, obs/kcount.c) */
+	uint64_t cpu_us, cpu_intensive, cm_wakeup, repatriated, mayday, rescued;
 };
 
 struct wq_mon *wq_mon_new(void);

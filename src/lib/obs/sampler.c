@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../core/explain.h"
+#include "kcount.h"
 #include "khist.h"
 #include "klat.h"
 #include "../util/macro.h"
@@ -38,6 +39,11 @@ struct wq_sampler {
 	unsigned long long lost;
 	struct wq_sampler_limit *lim;
 	size_t nlim;
+	/* --backend counters: the reader, its first and latest reads, the rows made of them */
+	struct wq_kcount *kc;
+	struct wq_kcount_row *kfirst, *kprev;
+	size_t nfirst, nprev;
+	struct wq_mon_row *krows;
 };
 
 static double wall(void)
@@ -87,7 +93,12 @@ int wq_sampler_open(struct wq_ctx *ctx, const struct wq_cancel *cancel, enum wq_
 	s->pats = pats;
 	s->npats = npats;
 	s->interval = interval;
-	if (backend != WQ_SAMPLER_STREAM)
+	if (backend == WQ_SAMPLER_COUNTERS) {
+		/* the first read is the base of the first interval and of the summary */
+		r = wq_kcount_open(ctx, &s->kc, why, whysz);
+		if (r == 0)
+			r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz);
+	} else if (backend != WQ_SAMPLER_STREAM)
 		r = wq_khist_open(ctx, backend == WQ_SAMPLER_KERNEL_TIMES, &s->khist, why, whysz);
 	else
 		r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
@@ -131,6 +142,101 @@ static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long
 	return r;
 }
 
+static const struct wq_kcount_row *kc_find(const struct wq_kcount_row *v, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid].name, name);
+
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A counter's growth from b to c; a pwq released since takes its counts along: no growth then. */
+static uint64_t grown(uint64_t c, uint64_t b)
+{
+	return c >= b ? c - b : 0;
+}
+
+/*
+ * Rows of what the counters did from base to cur over seconds: started and
+ * done from STARTED and COMPLETED, queued as done plus the growth of the
+ * items in flight, INFLIGHT the items started and not completed, PENDING
+ * the rest of those in flight. Names point into cur.
+ */
+static int kc_rows(struct wq_sampler *s, const struct wq_kcount_row *base, size_t nbase,
+		   const struct wq_kcount_row *cur, size_t ncur, double seconds, struct wq_sample *out)
+{
+	size_t n = 0;
+
+	free(s->krows);
+	if (!(s->krows = calloc(ncur + 1, sizeof(*s->krows))))
+		return -ENOMEM;
+	for (size_t i = 0; i < ncur; i++) {
+		const struct wq_kcount_row *c = &cur[i], *b = kc_find(base, nbase, c->name);
+		static const struct wq_kcount_row zero;
+		struct wq_mon_row *r = &s->krows[n];
+		long executing = (long)grown(c->stat[WQ_KS_STARTED], c->stat[WQ_KS_COMPLETED]);
+		long flight_before = b ? b->nr_in_flight : 0;
+
+		if (!b)
+			b = &zero;
+		r->name = c->name;
+		r->started = grown(c->stat[WQ_KS_STARTED], b->stat[WQ_KS_STARTED]);
+		r->done = grown(c->stat[WQ_KS_COMPLETED], b->stat[WQ_KS_COMPLETED]);
+		r->queued =
+		    r->done + (c->nr_in_flight > flight_before ? (unsigned long)(c->nr_in_flight - flight_before) : 0);
+		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
+		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
+		r->inflight = executing;
+		r->pending = c->nr_in_flight > executing ? c->nr_in_flight - executing : 0;
+		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+		r->cpu_us = grown(c->stat[WQ_KS_CPU_TIME], b->stat[WQ_KS_CPU_TIME]);
+		r->cpu_intensive = grown(c->stat[WQ_KS_CPU_INTENSIVE], b->stat[WQ_KS_CPU_INTENSIVE]);
+		r->cm_wakeup = grown(c->stat[WQ_KS_CM_WAKEUP], b->stat[WQ_KS_CM_WAKEUP]);
+		r->repatriated = grown(c->stat[WQ_KS_REPATRIATED], b->stat[WQ_KS_REPATRIATED]);
+		r->mayday = grown(c->stat[WQ_KS_MAYDAY], b->stat[WQ_KS_MAYDAY]);
+		r->rescued = grown(c->stat[WQ_KS_RESCUED], b->stat[WQ_KS_RESCUED]);
+		/* as the other backends: a workqueue that did something, or holds items now */
+		if (r->queued || r->started || r->done || r->inflight || r->pending || r->cpu_us || r->mayday ||
+		    r->rescued)
+			n++;
+		else
+			memset(r, 0, sizeof(*r));
+	}
+	out->rows = s->krows;
+	out->n = n;
+	out->kernel = out->counters = true;
+	return 0;
+}
+
+/* The counters read: the interval's rows in out, against the read before. */
+static int read_kcount(struct wq_sampler *s, struct wq_sample *out)
+{
+	struct wq_kcount_row *cur;
+	size_t ncur;
+	char why[300];
+	int r = wq_kcount_read(s->kc, &cur, &ncur, why, sizeof(why));
+
+	if (r < 0) {
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: %s", why);
+		return r;
+	}
+	r = kc_rows(s, s->kprev ? s->kprev : s->kfirst, s->kprev ? s->nprev : s->nfirst, cur, ncur, out->seconds, out);
+	free(s->kprev);
+	s->kprev = cur;
+	s->nprev = ncur;
+	return r;
+}
+
 /* The trace buffer drained into the bookkeeping: the interval's rows in out. */
 static int read_trace(struct wq_sampler *s, bool flush, struct wq_sample *out, unsigned long long *lost)
 {
@@ -160,7 +266,7 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 		return 0;
 	s->next++;
 	out->seconds = wq_mono_now() - began;
-	r = s->khist ? read_khist(s, out, &lost) : read_trace(s, flush, out, &lost);
+	r = s->kc ? read_kcount(s, out) : s->khist ? read_khist(s, out, &lost) : read_trace(s, flush, out, &lost);
 	if (r < 0)
 		return r;
 	s->lost += lost;
@@ -183,6 +289,8 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
 		out->kernel = true;
 		return wq_khist_summary(s->khist, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
 	}
+	if (s->kc)
+		return kc_rows(s, s->kfirst, s->nfirst, s->kprev, s->nprev, out->seconds, out) == 0 ? 1 : -ENOMEM;
 	return wq_mon_summary(s->mon, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
 }
 
@@ -247,6 +355,11 @@ const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char
 	return l;
 }
 
+bool wq_sampler_counter(const struct wq_sampler *s, enum wq_kstat ks)
+{
+	return s->kc && wq_kcount_has(s->kc, ks);
+}
+
 void wq_sampler_free(struct wq_sampler *s)
 {
 	if (!s)
@@ -254,6 +367,10 @@ void wq_sampler_free(struct wq_sampler *s)
 	if (s->trace)
 		wq_trace_close(s->trace);
 	wq_khist_close(s->khist);
+	wq_kcount_free(s->kc);
+	free(s->kfirst);
+	free(s->kprev);
+	free(s->krows);
 	wq_mon_free(s->mon);
 	free(s->lim);
 	free(s);

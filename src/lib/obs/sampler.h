@@ -13,6 +13,7 @@
 
 #include "../core/ctx.h"
 #include "../util/cancel.h"
+#include "kcount.h"
 #include "monitor.h"
 
 struct wq_sampler;
@@ -27,6 +28,7 @@ struct wq_sample {
 	long intervals; /* summary: how many intervals it covers */
 	bool
 	    kernel; /* counted by the kernel's hists: no throttled count (nor wait or run times but with KERNEL_TIMES) */
+	bool counters; /* the kernel's own counters: CPU time and the rest, no wait or run times, no throttled count */
 };
 
 /* Where the counts come from. */
@@ -34,6 +36,7 @@ enum wq_sampler_backend {
 	WQ_SAMPLER_STREAM, /* every event through the trace buffer (all figures) */
 	WQ_SAMPLER_KERNEL, /* hist triggers (lib/khist: counts only, exact at any rate) */
 	WQ_SAMPLER_KERNEL_TIMES, /* the same with wait and run times (lib/klat), where the kernel can */
+	WQ_SAMPLER_COUNTERS, /* the kernel's own per-pwq counters (obs/kcount.c): no probe at all, no times */
 };
 
 /*
@@ -74,6 +77,8 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out);
 bool wq_sampler_wanted(const struct wq_sampler *s, const char *name);
 /* name's max_active and limit (NULL when memory is short). */
 const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char *name);
+/* Does the kernel keep counter ks (--backend counters; REPATRIATED from 6.6)? false for the other backends. */
+bool wq_sampler_counter(const struct wq_sampler *s, enum wq_kstat ks);
 void wq_sampler_free(struct wq_sampler *s);
 
 #endif
