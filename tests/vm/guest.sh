@@ -314,6 +314,25 @@ kcount_truth() {
 	a=$(head -1 $P/stats | tr ' ' ,)
 	echo "@@KCOUNT flood max_active=$m before=$b after=$a row=$row"
 	wait_done
+
+	# monitor --backend counters over the same load: started once its first read is done (kcore open)
+	[ -e /proc/kcore ] || return 0
+	echo $m >$P/create
+	wqctl set wqprobe cpumask="$from" >/dev/null 2>&1
+	wqctl monitor wqprobe --backend counters -r -i 1 -o NAME,QUEUED,STARTED,DONE,PENDING,INFLIGHT \
+		>/tmp/kmon.txt 2>/tmp/kmon.err &
+	pid=$!
+	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
+	sleep 0.5
+	echo "$per $from 1500 0" >$P/run
+	wait_done
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	echo "@@KMON rc=$? expected_inflight=$(explain_figure) stats=$(head -1 $P/stats | tr ' ' ,)"
+	echo "@@OUT kmon"
+	cat /tmp/kmon.txt /tmp/kmon.err
+	echo "@@OUT-END"
 }
 
 # experiment (issue 16): the probe's workqueue with max_active 1 against 64,

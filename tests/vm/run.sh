@@ -488,6 +488,17 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 					[ "$co" -ge "$db" ] && [ "$co" -le "$da" ] &&
 					ok "$tag: kcounters in a flood: IN_FLIGHT $fl within the probe's $((qb - da))..$((qa - db)), COMPLETED $co within $db..$da" ||
 					notok "$tag: kcounters in a flood: IN_FLIGHT and COMPLETED within the probe's own counts" "$flood"
+				# monitor --backend counters: every interval summed is every item; the most in flight is explain's
+				kmon=$(grep '^@@KMON ' "$log.txt")
+				IFS=, read -r _ q _ _ _ d _ <<<"$(sed 's/.*stats=\([^ ]*\).*/\1/' <<<"$kmon")"
+				want=$(sed -n 's/.*expected_inflight=\([0-9]*\).*/\1/p' <<<"$kmon")
+				out=$(awk '$0 == "@@OUT kmon" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log.txt")
+				read -r sq ss sd mp mf <<<"$(awk '$1 == "wqprobe" { q += $2; s += $3; d += $4; if ($5 > p) p = $5; if ($6 > f) f = $6 }
+					END { print q + 0, s + 0, d + 0, p + 0, f + 0 }' <<<"$out")"
+				[ -n "$q" ] && [ "$sq" = "$q" ] && [ "$ss" = "$q" ] && [ "$sd" = "$d" ] && [ "$d" = "$q" ] && [ "$mf" = "$want" ] &&
+					ok "$tag: monitor --backend counters: QUEUED $sq, STARTED $ss, DONE $sd = the probe's $q items; most in flight $mf = explain's $want" ||
+					notok "$tag: monitor --backend counters: QUEUED, STARTED, DONE = the probe's items; most in flight = explain's" \
+						"$kmon" "sums: queued $sq started $ss done $sd pending max $mp inflight max $mf" "$(tail -3 <<<"$out")"
 			fi
 		fi
 		# experiment against the probe's known timing and fio's own reports
