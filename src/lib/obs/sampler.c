@@ -168,8 +168,9 @@ static uint64_t grown(uint64_t c, uint64_t b)
 
 /*
  * Rows of what the counters did from base to cur over seconds: started and
- * done from STARTED and COMPLETED, queued as done plus the growth of the
- * items in flight, INFLIGHT the items started and not completed, PENDING
+ * done from STARTED and COMPLETED, queued as done plus the growth (or
+ * less the fall) of the items in flight, INFLIGHT the items started and
+ * not completed, PENDING
  * the rest of those in flight. Names point into cur.
  */
 static int kc_rows(struct wq_sampler *s, const struct wq_kcount_row *base, size_t nbase,
@@ -185,15 +186,16 @@ static int kc_rows(struct wq_sampler *s, const struct wq_kcount_row *base, size_
 		static const struct wq_kcount_row zero;
 		struct wq_mon_row *r = &s->krows[n];
 		long executing = (long)grown(c->stat[WQ_KS_STARTED], c->stat[WQ_KS_COMPLETED]);
-		long flight_before = b ? b->nr_in_flight : 0;
+		long flight_before = b ? b->nr_in_flight : 0, queued;
 
 		if (!b)
 			b = &zero;
 		r->name = c->name;
 		r->started = grown(c->stat[WQ_KS_STARTED], b->stat[WQ_KS_STARTED]);
 		r->done = grown(c->stat[WQ_KS_COMPLETED], b->stat[WQ_KS_COMPLETED]);
-		r->queued =
-		    r->done + (c->nr_in_flight > flight_before ? (unsigned long)(c->nr_in_flight - flight_before) : 0);
+		/* what was queued went into flight; what left it was done: queued = done + its growth (which may be < 0) */
+		queued = (long)r->done + (c->nr_in_flight - flight_before);
+		r->queued = queued > 0 ? (unsigned long)queued : 0;
 		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
 		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
 		r->inflight = executing;
