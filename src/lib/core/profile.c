@@ -44,15 +44,14 @@ bool wq_profile_name_is_valid(const char *name)
  * refused before a byte of it is parsed (the udev hook reads them on every
  * event). 0 or -EPERM with why.
  */
-static int too_large(int fd, char *why, size_t whysz)
+int wq_fd_too_large(int fd, long long limit, char *why, size_t whysz)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (st.st_size > WQ_PROFILE_MAX_SIZE) {
-		snprintf(why, whysz, "larger than %d KiB (%lld bytes)", WQ_PROFILE_MAX_SIZE >> 10,
-			 (long long)st.st_size);
+	if (st.st_size > limit) {
+		snprintf(why, whysz, "larger than %lld KiB (%lld bytes)", limit >> 10, (long long)st.st_size);
 		return -EPERM;
 	}
 	return 0;
@@ -590,17 +589,6 @@ static int do_includes(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs
 	return r;
 }
 
-static int append_string(char ***v, size_t n, char *s)
-{
-	char **nv = realloc(*v, sizeof(**v) * (n + 1));
-
-	if (!nv)
-		return -ENOMEM;
-	nv[n] = s;
-	*v = nv;
-	return 0;
-}
-
 /* name from the search path, or (file set) the profile in that file, named by its base name */
 static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, const char *name, const char *file,
 		    bool optional, const char *from_file, int from_line, char **stack, int depth, struct wq_pset *set)
@@ -660,7 +648,7 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 		int e = wq_fd_trusted(fd, why, sizeof(why));
 
 		if (e == 0)
-			e = too_large(fd, why, sizeof(why));
+			e = wq_fd_too_large(fd, WQ_PROFILE_MAX_SIZE, why, sizeof(why));
 		if (e < 0) {
 			wq_log(ctx, WQ_LOG_ERR, "%s: refusing to read: %s", path, e == -EPERM ? why : wq_strerror(-e));
 			close(fd);
@@ -687,8 +675,8 @@ static int load_one(struct wq_ctx *ctx, const char *const *dirs, size_t ndirs, c
 	if (!p.bad && do_includes(ctx, dirs, ndirs, &p, stack, depth) < 0)
 		p.bad = true;
 	/* Parents first, then this profile's sections. */
-	if (append_string(&set->names, set->n, strdup(name)) < 0 || append_string(&set->files, set->n, path) < 0 ||
-	    append_string(&set->descs, set->n, p.desc ? p.desc : strdup("")) < 0) {
+	if (wq_names_append(&set->names, set->n, strdup(name)) < 0 || wq_names_append(&set->files, set->n, path) < 0 ||
+	    wq_names_append(&set->descs, set->n, p.desc ? p.desc : strdup("")) < 0) {
 		p.bad = true;
 	} else {
 		set->n++;
@@ -910,7 +898,7 @@ int wq_profile_read_installed(struct wq_ctx *ctx, const char *name, char **text)
 	if (r == 0)
 		r = wq_fd_trusted(fd, why, sizeof(why));
 	if (r == 0)
-		r = too_large(fd, why, sizeof(why)) < 0 ? -EFBIG : 0;
+		r = wq_fd_too_large(fd, WQ_PROFILE_MAX_SIZE, why, sizeof(why)) < 0 ? -EFBIG : 0;
 	if (r == 0)
 		r = wq_fd_read(fd, text);
 	close(fd);

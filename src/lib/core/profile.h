@@ -13,6 +13,8 @@
 
 /* The largest profile or active-profiles file read (bytes). */
 #define WQ_PROFILE_MAX_SIZE (1 << 20)
+/* -EPERM with why ("larger than N KiB (M bytes)") when fd's file is over limit bytes; 0 or -errno. */
+int wq_fd_too_large(int fd, long long limit, char *why, size_t whysz);
 
 struct wq_pkv {
 	char *key;

@@ -47,7 +47,6 @@
 static int state_open(struct wq_ctx *ctx, const char *rel, const char *refusal, off_t limit, FILE **f)
 {
 	char why[PATH_MAX + 64];
-	struct stat st;
 	int fd, e;
 
 	*f = NULL;
@@ -55,11 +54,8 @@ static int state_open(struct wq_ctx *ctx, const char *rel, const char *refusal, 
 	if (fd < 0)
 		return fd;
 	e = wq_fd_trusted(fd, why, sizeof(why));
-	if (e == 0 && limit && fstat(fd, &st) == 0 && st.st_size > limit) {
-		snprintf(why, sizeof(why), "larger than %lld KiB (%lld bytes)", (long long)limit >> 10,
-			 (long long)st.st_size);
-		e = -EPERM;
-	}
+	if (e == 0 && limit)
+		e = wq_fd_too_large(fd, limit, why, sizeof(why));
 	if (e < 0) {
 		wq_log(ctx, WQ_LOG_ERR, "%s: %s: %s", rel, refusal, e == -EPERM ? why : wq_strerror(-e));
 		close(fd);
@@ -90,17 +86,6 @@ static int state_write(struct wq_ctx *ctx, const char *dir, const char *rel, mod
 	int r = wq_root_mkdirs(ctx->root, dir);
 
 	return r < 0 ? r : wq_root_replace(ctx->root, rel, mode, fill, data);
-}
-
-/* Room in *v for name n (an active set names a few profiles). */
-static int grow_names(char ***v, size_t n)
-{
-	char **nv = realloc(*v, sizeof(**v) * (n + 1));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	return 0;
 }
 
 /* --- the run lock, holds, the journal of originals ------------------------ */
@@ -793,7 +778,7 @@ int wq_active_read(struct wq_ctx *ctx, char ***names, size_t *n)
 			free(v);
 			return -EINVAL;
 		}
-		if (grow_names(&v, cnt) < 0 || !(v[cnt] = strdup(s))) {
+		if (wq_names_append(&v, cnt, strdup(s)) < 0 || !v[cnt]) {
 			for (size_t i = 0; i < cnt; i++)
 				free(v[i]);
 			free(v);

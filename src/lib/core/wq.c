@@ -95,6 +95,17 @@ static int strcmpp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+int wq_names_append(char ***v, size_t n, char *s)
+{
+	char **nv = realloc(*v, sizeof(**v) * (n + 1));
+
+	if (!nv)
+		return -ENOMEM;
+	nv[n] = s;
+	*v = nv;
+	return 0;
+}
+
 void wq_names_free(char **names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -68,6 +68,8 @@ bool wq_name_is_valid(const char *name);
 /* Sorted names of the workqueues in sysfs; 0 or -errno. Free with wq_names_free(). */
 int wq_list(struct wq_ctx *ctx, char ***names, size_t *n);
 void wq_names_free(char **names, size_t n);
+/* Put s (owned, may be NULL) at (*v)[n], growing *v by one. 0 or -ENOMEM (s then not taken). */
+int wq_names_append(char ***v, size_t n, char *s);
 /*
  * The entries that may be workqueues (directories, links), not yet checked
  * for max_active: for a caller that checks the few it wants with
