@@ -42,7 +42,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP \
 	-DWQCTL_SYSCONFDIR='"$(SYSCONFDIR)"' -DWQCTL_RUNDIR='"$(RUNDIR)"' \
 	-DWQCTL_LIBDIR='"$(LIBDIR_WQCTL)"'
 
-LIB_SRC := $(wildcard src/lib/*/*.c)
+LIB_SRC := $(filter-out %.bpf.c,$(wildcard src/lib/*/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -79,6 +79,16 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/monrow.h $(BUILD)/l
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -DWQ_FIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libwq.a $(LDFLAGS) $(PKG_LIBS) $(UNIT_LIBS_$*)
 
+# monitor's BPF programs (obs/kbpf.bpf.c), built by clang for the BPF target
+# and linked into the program (obs/kbpf.c .incbin's the object)
+CLANG ?= clang
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+$(BUILD)/kbpf.bpf.o: src/lib/obs/kbpf.bpf.c src/lib/obs/kbpf_shared.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -O2 -g -target bpf -Wall $(if $(WERROR),-Werror) -I/usr/include/$(MULTIARCH) -Isrc/lib/obs -c -o $@ $<
+$(BUILD)/src/lib/obs/kbpf.o: $(BUILD)/kbpf.bpf.o
+$(BUILD)/src/lib/obs/kbpf.o: ALL_CFLAGS += -DWQ_KBPF_OBJECT='"$(BUILD)/kbpf.bpf.o"'
+
 # test-kcount writes its fixture's BTF with libbpf's encoder (the program itself dlopen()s libbpf)
 UNIT_LIBS_test-kcount := -lbpf
 
@@ -95,7 +105,7 @@ $(BUILD)/tests/libfailwrite.so: tests/shim/failwrite.c
 # and the other tiers: about 515 more, 1.7 GiB: QEMU, clang, valgrind, Chromium,
 # Prometheus, Ansible...). Missing ones are installed when root.
 BUILD_PKGS := build-essential pkg-config libudev-dev libinih-dev libnuma-dev libnl-3-dev \
-	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev libbpf-dev scdoc
+	libnl-route-3-dev libsmartcols-dev libjson-c-dev libtracefs-dev libtraceevent-dev libbpf-dev clang scdoc
 TEST_PKGS := bats bats-assert bats-support cppcheck clang-format valgrind udev iproute2 man-db systemd zsh fish bash-completion tmux debhelper dpkg-dev lintian fakeroot rpm \
 	qemu-system-x86 busybox-static pahole cpio clang libclang-rt-14-dev mmdebstrap e2fsprogs btrfs-progs xz-utils kmod fio gnuplot-nox \
 	prometheus prometheus-node-exporter curl ansible-core chromium
@@ -154,6 +164,8 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/src/lib/obs/kbpf.o: $(BUILD)/kbpf.bpf.o
+$(BUILD)/fuzz/src/lib/obs/kbpf.o: FUZZ_CFLAGS += -DWQ_KBPF_OBJECT='"$(BUILD)/kbpf.bpf.o"'
 $(BUILD)/fuzz/libwq-fuzz.a: $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/libwq-fuzz.a

@@ -67,8 +67,8 @@ _wqctl()
 	--better) COMPREPLY=($(compgen -W "higher lower" -- "$cur")); return ;;
 	--backend)
 		# monitor also reads the kernel's own counters
-		if [[ $cmd == monitor ]]; then COMPREPLY=($(compgen -W "auto counters kernel stream" -- "$cur"))
-		else COMPREPLY=($(compgen -W "auto kernel stream" -- "$cur")); fi
+		if [[ $cmd == monitor ]]; then COMPREPLY=($(compgen -W "auto bpf counters kernel stream" -- "$cur"))
+		else COMPREPLY=($(compgen -W "auto bpf kernel stream" -- "$cur")); fi
 		return ;;
 	--save|--compare) COMPREPLY=($(compgen -W "$(_wqctl_words experiments)" -- "$cur")); return ;;
 	--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;

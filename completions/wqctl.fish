@@ -87,7 +87,7 @@ complete -c wqctl -n '__wqctl_using profile' -l now
 complete -c wqctl -n '__wqctl_using monitor' -s i -l interval -r
 complete -c wqctl -n '__wqctl_using monitor' -s c -l count -r
 complete -c wqctl -n '__wqctl_using monitor' -s b -l buffer-size -r
-complete -c wqctl -n '__wqctl_using monitor' -l backend -x -a 'auto counters kernel stream'
+complete -c wqctl -n '__wqctl_using monitor' -l backend -x -a 'auto bpf counters kernel stream'
 complete -c wqctl -n '__wqctl_using get' -l hex
 complete -c wqctl -n '__wqctl_using show' -l outside
 complete -c wqctl -n '__wqctl_using metrics' -l textfile -x -a '(__fish_complete_directories)'
@@ -122,7 +122,7 @@ complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' 
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l force
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l no-monitor
 complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l watch -x -a '(__wqctl_words workqueues)'
-complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l backend -x -a 'auto kernel stream'
+complete -c wqctl -n '__wqctl_using experiment; and not __wqctl_after_dashdash' -l backend -x -a 'auto bpf kernel stream'
 complete -c wqctl -n '__wqctl_using check' -l isolation
 complete -c wqctl -n '__wqctl_using check' -s i -l interval -x
 complete -c wqctl -n '__wqctl_using check' -l cpus -x

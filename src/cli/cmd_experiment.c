@@ -26,7 +26,6 @@
 #include "../lib/core/verdict.h"
 #include "../lib/core/mountopt.h"
 #include "../lib/core/owner.h"
-#include "../lib/obs/sampler.h"
 #include "../lib/core/wq.h"
 #include "cli.h"
 #include "exp_grid.h"
@@ -360,8 +359,10 @@ static int parse_args(struct xp *x, int argc, char **argv)
 		case 'f': e->force = true; break;
 		case 'M': e->monitor = false; break;
 		case OPT_BACKEND:
-			if (!streq(optarg, "auto") && !streq(optarg, "kernel") && !streq(optarg, "stream")) {
-				cli_err(cli, "experiment: --backend '%s': expected auto, kernel or stream", optarg);
+			if (!streq(optarg, "auto") && !streq(optarg, "bpf") && !streq(optarg, "kernel") &&
+			    !streq(optarg, "stream")) {
+				cli_err(cli, "experiment: --backend '%s': expected auto, bpf, kernel or stream",
+					optarg);
 				return EXIT_USAGE;
 			}
 			x->backend = streq(optarg, "auto") ? NULL : optarg;
@@ -395,9 +396,10 @@ static void progress(void *data, const struct wq_exp_cell *c, size_t order, doub
 }
 
 /*
- * How the workqueues are counted. auto: the kernel's hists where they keep
- * wait and run times too, unless THROTTLED is shown (only the stream tells
- * a held-back activation from an immediate one). An EXIT_* code.
+ * How the workqueues are counted. auto: our BPF programs (every figure),
+ * and where they cannot be loaded the kernel's hists where they keep wait
+ * and run times too, unless THROTTLED is shown (then the stream, which
+ * tells a held-back activation from an immediate one). An EXIT_* code.
  */
 static int choose_backend(struct xp *x, bool throttled)
 {
@@ -406,12 +408,17 @@ static int choose_backend(struct xp *x, bool throttled)
 	if (!e->monitor || !wq_root_is_live(e->ctx->root))
 		return EXIT_OK;
 	if (!x->backend) {
-		/* monitor's auto with wait times (WAIT_P99 and -J have them) */
-		e->kernel = wq_sampler_auto(e->ctx, true, throttled) == WQ_SAMPLER_KERNEL_TIMES;
+		/* monitor's auto with wait times (WAIT_P99 and -J have them): BPF, then as tracefs can */
+		e->bpf = true;
+		e->kernel = !throttled && wq_khist_times_available(e->ctx);
 		return EXIT_OK;
 	}
 	if (streq(x->backend, "stream"))
 		return EXIT_OK;
+	if (streq(x->backend, "bpf")) {
+		e->bpf = e->bpf_only = true;
+		return EXIT_OK;
+	}
 	if (!wq_khist_available(e->ctx)) {
 		cli_err(x->cli, "experiment: --backend kernel: this kernel has no hist triggers "
 				"(events/workqueue/workqueue_queue_work/hist); --backend stream counts without them");
@@ -613,11 +620,12 @@ const struct cmd cmd_experiment = {
     .name = "experiment",
     .run = run,
     .summary = "run a workload under several settings and compare a metric of it",
-    .usage = "[--set 'WQ ATTR=V1,V2'...] [--profile A,B,none] [--runs N] [--warmup N] [--seed N]\n"
-	     "       [--metric SPEC] [--better higher|lower] [--save NAME | --compare NAME] [--threshold PCT]\n"
-	     "       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] [--backend auto|kernel|stream]\n"
-	     "       -- COMMAND [ARG...]\n"
-	     "       --list",
+    .usage =
+	"[--set 'WQ ATTR=V1,V2'...] [--profile A,B,none] [--runs N] [--warmup N] [--seed N]\n"
+	"       [--metric SPEC] [--better higher|lower] [--save NAME | --compare NAME] [--threshold PCT]\n"
+	"       [--plot FILE.svg] [--force] [--no-monitor] [--watch PATTERN...] [--backend auto|bpf|kernel|stream]\n"
+	"       -- COMMAND [ARG...]\n"
+	"       --list",
     .options = "  --set 'WQ ATTR=V1,V2'  one axis: these values of one attribute (cpumask values split by '|');\n"
 	       "                         several --set multiply into a grid. 'MOUNTPOINT thread_pool=V1,V2':\n"
 	       "                         a btrfs's thread_pool, the max_active of its workqueues (live only;\n"
@@ -640,9 +648,11 @@ const struct cmd cmd_experiment = {
 	       "  --no-monitor           do not trace the workqueues under test\n"
 	       "  --watch PATTERN        also count the work of the workqueues PATTERN names (a glob, as the\n"
 	       "                         tracepoints name them: btrfs-endio-write, kcryptd/253:0); repeatable\n"
-	       "  --backend WHICH        kernel: counts and wait times kept by the kernel's hist triggers (6.10+\n"
-	       "                         with synthetic events for the times), no THROTTLED; stream: every\n"
-	       "                         event read here; auto (default): kernel where it keeps the times and\n"
-	       "                         THROTTLED is not asked for\n",
+	       "  --backend WHICH        bpf: counts, THROTTLED and wait times kept by BPF programs of ours\n"
+	       "                         (root, the kernel's BTF); kernel: counts and wait times kept by the\n"
+	       "                         kernel's hist triggers (6.10+ with synthetic events for the times), no\n"
+	       "                         THROTTLED; stream: every event read here; auto (default): bpf, else\n"
+	       "                         kernel where it keeps the times and THROTTLED is not asked for, else\n"
+	       "                         stream\n",
     .json = true, /* fio's and saved experiments' JSON, and the document it keeps */
 };

@@ -122,13 +122,14 @@ static void set_us(struct out *o, struct libscols_line *ln, int id, int64_t ns)
 		out_setf(o, ln, id, "%.1f", (double)ns / 1000.0);
 }
 
+/* Microseconds to the nanosecond in JSON (a log2 bucket of ns, 2^K, is exact there); the table rounds to 0.1. */
 static json_object *json_us(int64_t ns)
 {
 	char b[32];
 
 	if (ns < 0)
 		return NULL;
-	snprintf(b, sizeof(b), "%.1f", (double)ns / 1000.0);
+	snprintf(b, sizeof(b), "%.3f", (double)ns / 1000.0);
 	return json_object_new_double_s((double)ns / 1000.0, b);
 }
 
@@ -351,8 +352,10 @@ static int parse_args(struct cli *cli, int argc, char **argv, double *interval, 
 				*backend = WQ_SAMPLER_STREAM;
 			else if (streq(optarg, "counters"))
 				*backend = WQ_SAMPLER_COUNTERS;
+			else if (streq(optarg, "bpf"))
+				*backend = WQ_SAMPLER_BPF;
 			else if (*chosen) {
-				cli_err(cli, "monitor: --backend '%s': expected auto, counters, kernel or stream",
+				cli_err(cli, "monitor: --backend '%s': expected auto, bpf, counters, kernel or stream",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -417,7 +420,7 @@ static int counters_fit(struct cli *cli, bool chosen, enum wq_sampler_backend *b
 	if (*backend == WQ_SAMPLER_COUNTERS && (needs_times || throttled)) {
 		cli_err(cli,
 			"monitor: the kernel's counters have no %s: leave those columns out (-o), or --backend "
-			"kernel or stream",
+			"bpf, kernel or stream",
 			needs_times ? "wait or run times (WAIT_P50, WAIT_P99, RUN_P50, RUN_P99)"
 				    : "held-back count (THROTTLED)");
 		return EXIT_USAGE;
@@ -472,7 +475,7 @@ static int run(struct cli *cli, int argc, char **argv)
 	if (r < 0) {
 		cli_err(cli, "monitor: %s", why);
 		if (backend == WQ_SAMPLER_COUNTERS)
-			cli_err(cli, "monitor: --backend kernel or stream count through the tracepoints instead");
+			cli_err(cli, "monitor: --backend bpf, kernel or stream count through the tracepoints instead");
 		else if (r == -ENOTSUP && backend != WQ_SAMPLER_STREAM)
 			cli_err(cli,
 				"monitor: --backend stream reads every event instead (--backend auto, the default, "
@@ -513,7 +516,7 @@ const struct cmd cmd_monitor = {
     .name = "monitor",
     .run = run,
     .summary = "show live per-workqueue activity from the workqueue tracepoints",
-    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [--backend auto|counters|kernel|stream] "
+    .usage = "[--interval SECONDS] [--count N] [--buffer-size KIB] [--backend auto|bpf|counters|kernel|stream] "
 	     "[PATTERN...]",
     .options = "  -i, --interval SECONDS  length of one interval (default 1, from 0.1 to 3600)\n"
 	       "  -c, --count N           stop after N intervals (default: until interrupted)\n"
@@ -524,6 +527,9 @@ const struct cmd cmd_monitor = {
 	       "                          counters: the kernel's own per-workqueue counters (6.3+, from\n"
 	       "                          /proc/kcore with BTF): no tracing at all, CPU_MS and the other\n"
 	       "                          counter columns, no WAIT/RUN nor THROTTLED;\n"
-	       "                          auto (default): kernel where it can give every column asked\n"
+	       "                          bpf: BPF programs of ours on the tracepoints (root, BTF), every\n"
+	       "                          column but the counters', times in log2 buckets of ns;\n"
+	       "                          auto (default): the cheapest that gives every column asked:\n"
+	       "                          counters, then bpf, then kernel, then stream (-v says why)\n"
 	       "  (-J prints one JSON object per line and interval, and a last one with \"summary\": true)\n",
 };

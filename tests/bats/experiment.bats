@@ -426,7 +426,7 @@ EOF
 	assert_output --partial "give no --set, --profile, --runs, --warmup, --metric, --better, --watch or command"
 	run wq experiment --backend fast -- true
 	assert_failure 2
-	assert_output "wqctl: experiment: --backend 'fast': expected auto, kernel or stream"
+	assert_output "wqctl: experiment: --backend 'fast': expected auto, bpf, kernel or stream"
 	run wq experiment --no-monitor --backend stream -- true
 	assert_failure 2
 	assert_output "wqctl: experiment: --backend chooses how the workqueues are counted, which --no-monitor turns off"

@@ -70,11 +70,11 @@ setup() {
 	assert_line --regexp "^LIMIT +"
 }
 
-@test "monitor --backend takes auto, counters, kernel or stream, checked before tracefs" {
-	for v in '' foo Kernel hist counter; do
+@test "monitor --backend takes auto, bpf, counters, kernel or stream, checked before tracefs" {
+	for v in '' foo Kernel hist counter BPF ebpf; do
 		run wq monitor --backend "$v"
 		assert_failure 2
-		assert_output "wqctl: monitor: --backend '$v': expected auto, counters, kernel or stream"
+		assert_output "wqctl: monitor: --backend '$v': expected auto, bpf, counters, kernel or stream"
 	done
 }
 
@@ -82,10 +82,10 @@ setup() {
 @test "monitor: the counters' columns and --backend must agree, checked before anything is read" {
 	run wq monitor --backend counters -o NAME,DONE,WAIT_P99 -c 1
 	assert_failure 2
-	assert_output "wqctl: monitor: the kernel's counters have no wait or run times (WAIT_P50, WAIT_P99, RUN_P50, RUN_P99): leave those columns out (-o), or --backend kernel or stream"
+	assert_output "wqctl: monitor: the kernel's counters have no wait or run times (WAIT_P50, WAIT_P99, RUN_P50, RUN_P99): leave those columns out (-o), or --backend bpf, kernel or stream"
 	run wq monitor --backend counters -o NAME,THROTTLED -c 1
 	assert_failure 2
-	assert_output "wqctl: monitor: the kernel's counters have no held-back count (THROTTLED): leave those columns out (-o), or --backend kernel or stream"
+	assert_output "wqctl: monitor: the kernel's counters have no held-back count (THROTTLED): leave those columns out (-o), or --backend bpf, kernel or stream"
 	for b in kernel stream; do
 		run wq monitor --backend $b -o NAME,MAYDAY -c 1
 		assert_failure 2
@@ -95,7 +95,7 @@ setup() {
 
 @test "monitor: where the counters cannot be read, the reason (here: a tree without the kernel's BTF)" {
 	# --backend counters takes its own default columns (no WAIT/RUN); CPU_MS alone chooses the counters under auto
-	local instead="wqctl: monitor: --backend kernel or stream count through the tracepoints instead"
+	local instead="wqctl: monitor: --backend bpf, kernel or stream count through the tracepoints instead"
 	run wq monitor --backend counters -c 1
 	assert_failure 1
 	assert_output "wqctl: monitor: the kernel has no BTF (/sys/kernel/btf/vmlinux: CONFIG_DEBUG_INFO_BTF is off)

@@ -39,7 +39,23 @@ teardown_file() {
 	true
 }
 
-# wait until monitor PID traces: its instance exists with the last of its events enabled
+# wait until monitor PID counts, whichever backend auto took: its BPF programs
+# attached (and its first read done, 0.2 s after), or its instance with the last
+# of its events enabled
+ready() {
+	local _
+	for _ in $(seq 100); do
+		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link'; then
+			sleep 0.2
+			return 0
+		fi
+		[ "$(cat "$T/instances/wqctl-monitor-${1}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait until monitor PID (--backend stream) traces: its instance exists with the last of its events enabled
 tracing() {
 	local _
 	for _ in $(seq 100); do
@@ -63,8 +79,8 @@ make_writeback() {
 	echo 1 >"$ORACLE/tracing_on"
 	"$WQCTL" monitor -J -i 3 -c 1 -o NAME,QUEUED,QUEUED/S writeback >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
-	# start writing once the monitor traces (its interval starts then)
-	tracing "$pid"
+	# start writing once the monitor counts (its interval starts then)
+	ready "$pid"
 	make_writeback
 	wait "$pid"
 	echo 0 >"$ORACLE/tracing_on"
@@ -100,7 +116,7 @@ sync_three() {
 throttle_run() {
 	"$WQCTL" monitor -r -n -i 3 -c 1 -o QUEUED,THROTTLED writeback >"$BATS_TEST_TMPDIR/th" &
 	local pid=$!
-	tracing "$pid"
+	ready "$pid"
 	sync_three
 	wait "$pid"
 	cat "$BATS_TEST_TMPDIR/th"
@@ -125,7 +141,7 @@ throttle_run() {
 
 @test "monitor: its own tracing instance exists while it runs, clocked 'global', and is gone after SIGINT" {
 	top_clock=$(grep -o '\[[a-z0-9-]*\]' "$T/trace_clock")
-	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	"$WQCTL" monitor --backend stream -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	inst=$T/instances/wqctl-monitor-${pid}_$NS
 	# set up in order: the instance, then its four events
@@ -144,7 +160,7 @@ throttle_run() {
 }
 
 @test "monitor: SIGTERM cleans up too; the system's own trace events are left as they were" {
-	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	"$WQCTL" monitor --backend stream -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	tracing "$pid"
 	kill -TERM "$pid"
@@ -154,7 +170,7 @@ throttle_run() {
 }
 
 @test "monitor: an instance left by a killed monitor is removed by the next one" {
-	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	"$WQCTL" monitor --backend stream -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	tracing "$pid"
 	kill -KILL "$pid"
@@ -187,7 +203,7 @@ throttle_run() {
 @test "monitor: LIMIT beside INFLIGHT is explain's max_inflight for sysfs workqueues; --buffer-size is applied" {
 	want=$("$WQCTL" explain -J writeback | sed -n 's/.*"max_inflight": \([0-9]*\).*/\1/p')
 	[ -n "$want" ]
-	"$WQCTL" monitor -J -b 64 -i 2 -c 1 -o NAME,INFLIGHT,MAX_ACTIVE,LIMIT writeback >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	"$WQCTL" monitor --backend stream -J -b 64 -i 2 -c 1 -o NAME,INFLIGHT,MAX_ACTIVE,LIMIT writeback >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	tracing "$pid"
 	# the instance's per-CPU buffer is what was asked for (the kernel rounds up to whole pages)
@@ -258,7 +274,7 @@ throttle_run() {
 	assert_line "wqctl: monitor: --backend stream reads every event instead (--backend auto, the default, chooses it where the kernel cannot count)"
 	assert_equal "${#lines[@]}" 2
 	assert_equal "$(ls "$T/instances")" "$before"
-	# auto falls back to streaming, whatever the columns
+	# auto takes the counters or BPF where it can, else streams: no instance is left either way
 	run --separate-stderr "$WQCTL" monitor --backend auto -o NAME,QUEUED -i 0.5 -c 1
 	assert_success
 	assert_equal "$(ls "$T/instances")" "$before"
@@ -266,11 +282,11 @@ throttle_run() {
 
 @test "monitor in another PID namespace sharing tracefs: its own name, and it leaves the host's running monitor alone" {
 	command -v unshare >/dev/null || skip "unshare is not installed"
-	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	"$WQCTL" monitor --backend stream -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	tracing "$pid"
 	# PID 1 of a new namespace: the host's pid does not run there, which proved nothing
-	run unshare --pid --fork --mount-proc sh -c "'$WQCTL' -v monitor -i 0.1 -c 3 no-such-workqueue & sleep 0.15; ls $T/instances; wait"
+	run unshare --pid --fork --mount-proc sh -c "'$WQCTL' -v monitor --backend stream -i 0.1 -c 3 no-such-workqueue & sleep 0.15; ls $T/instances; wait"
 	assert_success
 	refute_output --partial "wqctl-monitor-${pid}_$NS: removed"
 	# its instance was named for pid 2 of its own namespace, not ours
@@ -281,12 +297,12 @@ throttle_run() {
 	kill -INT "$pid"
 	wait "$pid"
 	# and a host monitor killed by SIGKILL is still cleaned up by the next host run only
-	"$WQCTL" monitor -i 0.2 >/dev/null 2>&1 &
+	"$WQCTL" monitor --backend stream -i 0.2 >/dev/null 2>&1 &
 	pid=$!
 	tracing "$pid"
 	kill -KILL "$pid"
 	wait "$pid" || true
-	run unshare --pid --fork --mount-proc "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue
+	run unshare --pid --fork --mount-proc "$WQCTL" -v monitor --backend stream -i 0.1 -c 1 no-such-workqueue
 	assert_success
 	assert [ -d "$T/instances/wqctl-monitor-${pid}_$NS" ]
 	run "$WQCTL" -v monitor -i 0.1 -c 1 no-such-workqueue

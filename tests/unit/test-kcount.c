@@ -244,6 +244,20 @@ int main(void)
 	}
 	free(rows);
 
+	/* two workqueues of one name (6.17+: events, events_unbound): one row, as the tracepoints count them */
+	memcpy(mem + (EV - MEM_VA) + WQ_NAME, "writeback", 10);
+	write_kcore();
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[1] == 0 && n == 1 && rows[0].nwqs == 2 && rows[0].npwqs == 3,
+	   "two named writeback: one row of 2 workqueues, 3 pwqs (%zu rows)", n);
+	/* by hand: started 100 + 1000 + 7, mayday 106 + 1006 + 13, in flight 7 + 0 */
+	ok(n == 1 && rows[0].stat[WQ_KS_STARTED] == 1107 && rows[0].stat[WQ_KS_MAYDAY] == 1125 &&
+	       rows[0].nr_in_flight == 7,
+	   "their counters summed: started 1107, mayday 1125, in flight 7");
+	free(rows);
+	memcpy(mem + (EV - MEM_VA) + WQ_NAME, "events\0\0\0", 10);
+	write_kcore();
+
 	/* --- monitor --backend counters: an interval's rows are the growth between two reads --- */
 	{
 		struct wq_sampler *sm = NULL;
@@ -263,8 +277,11 @@ int main(void)
 		write_kcore();
 		if (wq_ctx_new(tree, "6.12.0", &ctx) < 0)
 			return 2;
-		rr = wq_sampler_open(ctx, NULL, WQ_SAMPLER_COUNTERS, 0, 0.05, NULL, 0, &sm, why, sizeof(why));
-		ok(rr == 0, "sampler on the counters opens (%s)", rr ? why : "");
+		/* monitor's auto for count columns */
+		rr = wq_sampler_open(ctx, NULL, wq_sampler_auto(ctx, false, false), 0, 0.05, NULL, 0, &sm, why,
+				     sizeof(why));
+		ok(rr == 0 && wq_sampler_backend_used(sm) == WQ_SAMPLER_COUNTERS,
+		   "auto for counts alone reads the counters where they can be read (%s)", rr ? why : "");
 		/* then 4 more started, 5 more completed, 2 in flight, 2.5 ms of CPU, one mayday */
 		set64(P1 + PWQ_STATS + 0, 14);
 		set64(P1 + PWQ_STATS + 8, 13);
@@ -338,6 +355,11 @@ int main(void)
 	write_kallsyms("ffffffff81000000 T _text\nffffffffa0000100 d workqueues\t[some_module]\n");
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[0] == -ENOENT && strstr(why, "'workqueues' is not in /proc/kallsyms"), "no symbol: %s", why);
+	/* Debian's 7.3.4 lists it with the type letter t (and wq_pool_mutex with b): found all the same */
+	write_kallsyms("ffffffff81000000 T _text\nffffffffa0000000 t workqueues\n");
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == 0 && r[1] == 0 && n == 2, "'t workqueues' as 7.3 lists it: found, both rows read (%s)", why);
+	free(rows);
 	write_kallsyms("0000000000000000 d workqueues\n");
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[0] == -EPERM && strstr(why, "kptr_restrict"), "hidden addresses: %s", why);

@@ -34,6 +34,19 @@ if [ -n "$err" ]; then
 fi
 kinfo=$(sed -n 's/^@@BENCH-KERNEL //p' "$log")
 ok "in-kernel aggregation available: $kinfo"
+rate_of() { # a probe line -> items queued a second
+	local probe
+	probe=$(field "$1" probe)
+	awk -v q="$(pval "$probe" queued)" -v ms="$(pval "$probe" msecs)" 'BEGIN { printf "%.0f", ms > 0 ? q * 1000 / ms : 0 }'
+}
+# the observer effect: the flood with no tracing, first and last in the same
+# boot; every flood at the highest rate is put against their mean, as a ratio
+# of items/s and as the CPU time each item lost to the watching, in us
+nonerate=$(sed -n 's/^@@BENCH-RAW //p' "$log" | while read -r l; do rate_of "$l"; echo; done |
+	awk 'NF { s += $1; n++ } END { if (n) printf "%.0f", s / n }')
+effect() { # items/s at the highest rate -> "RATIO x (US us an item)"
+	awk -v a="$1" -v f="$nonerate" 'BEGIN { if (f > 0 && a > 0) printf "%.3fx (%.2f us an item)", a / f, 1e6 / a - 1e6 / f; else printf "-" }'
+}
 floor=
 while read -r line; do
 	rate=$(field "$line" rate) be=$(field "$line" backend)
@@ -54,7 +67,7 @@ while read -r line; do
 	if [ "$rate" = idle ]; then
 		floor=$cpu
 		ok "$be, idle: monitor ran $ns ns ($ticks ticks$split) in $secs s ($cpu % of one CPU), lost $lost"
-		echo "| $krel | none (floor), $be | - | - | $cpu | - | - | $lost | - |" >>"$table"
+		echo "| $krel | none (floor), $be | - | - | $cpu | - | - | $lost | - | - |" >>"$table"
 		continue
 	fi
 	probe=$(field "$line" probe)
@@ -64,8 +77,10 @@ while read -r line; do
 	per=$(awk -v t="$ns" -v q="$pq" 'BEGIN { printf "%.2f", q ? t / 1000 / (4 * q) : 0 }')
 	ratio=$(awk -v c="$cpu" -v f="$floor" 'BEGIN { if (f > 0) printf "%.1f", c / f; else printf "-" }')
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
-	echo "| $krel | $asked, $be | $achieved | $((4 * pq)) | $cpu | $ratio | $per | $lost | $mq/$md of $pq/$pd |" >>"$table"
-	d="$be, rate $asked: probe queued $pq and ran $pd ($achieved/s); monitor counted $mq/$md, lost $lost; CPU $cpu % ($ns ns, $ticks ticks$split; $ratio x idle), $per us per event"
+	eff=-
+	[ "$rate" = 0 ] && eff=$(effect "$achieved")
+	echo "| $krel | $asked, $be | $achieved | $((4 * pq)) | $cpu | $ratio | $per | $lost | $mq/$md of $pq/$pd | $eff |" >>"$table"
+	d="$be, rate $asked: probe queued $pq and ran $pd ($achieved/s$([ "$eff" = - ] || echo ", $eff of no tracing")); monitor counted $mq/$md, lost $lost; CPU $cpu % ($ns ns, $ticks ticks$split; $ratio x idle), $per us per event"
 	if [ "$lost" = 0 ] && [ "$mq" = "$pq" ] && [ "$md" = "$pd" ]; then
 		ok "$d"
 	elif [ "$be" = stream ] && [ "$lost" != 0 ] && [ "$lost" != '?' ]; then
@@ -79,16 +94,16 @@ done < <(sed -n 's/^@@BENCH //p' "$log")
 # the kernel paths' floors: their hist files read once a second by a
 # minimal reader over the same window (bench/histfloor.c): "counts", the
 # four of --backend kernel; "times", those and the two time hists of the
-# default columns; "countswork", counts and user work of wqctl's size. wqctl's CPU (the first kernel run; the default run) as a
+# default columns; "countswork", counts and user work of wqctl's size. wqctl's CPU (the first kernel run; the synth run) as a
 # ratio of it
 while read -r line; do
 	kind=$(field "$line" kind) rate=$(field "$line" rate) ticks=$(field "$line" ticks) ns=$(field "$line" ns)
 	reads=$(field "$line" reads) bytes=$(field "$line" bytes)
-	be=$(case $kind in counts*) echo kernel ;; *) echo default ;; esac)
+	be=$(case $kind in counts*) echo kernel ;; *) echo synth ;; esac)
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
 	mon=$(field "$(sed -n "s/^@@BENCH backend=$be rate=$rate //p" "$log" | head -1)" ns)
 	ratio=$(awk -v m="$mon" -v f="$ns" 'BEGIN { if (f > 0 && m != "") printf "%.2f", m / f; else printf "-" }')
-	echo "| $krel | $asked, $kind floor (histfloor) | - | - | $(awk -v t="$ns" 'BEGIN { printf "%.2f", t / 7 / 1e7 }') | - | - | - | $reads reads, $((bytes / (reads > 0 ? reads : 1))) bytes each |" >>"$table"
+	echo "| $krel | $asked, $kind floor (histfloor) | - | - | $(awk -v t="$ns" 'BEGIN { printf "%.2f", t / 7 / 1e7 }') | - | - | - | $reads reads, $((bytes / (reads > 0 ? reads : 1))) bytes each | - |" >>"$table"
 	if [ -n "$ticks" ] && [ "$reads" -gt 0 ]; then
 		ok "$kind floor at rate $asked: reading its hist files $reads times took $ns ns ($ticks ticks, $((bytes / reads)) bytes a read); monitor ($be) took ${mon:-?} ns (x$ratio)"
 	else
@@ -110,6 +125,31 @@ if [ -n "$runs" ]; then
 	if awk -v w="$worst" 'BEGIN { exit !(w <= 2) }'; then ok "$d"; else notok "$d"; fi
 fi
 
+# issue 64's target: the kernel's own counters cost the flood nothing
+# measurable, at least 0.97 of its items/s with no tracing (the two
+# no-tracing floods of the boot are reported beside it: how far apart two
+# runs of the same flood fall)
+cnt=$(sed -n 's/^@@BENCH \(backend=counters rate=0 .*\)/\1/p' "$log" | head -1)
+if [ -n "$cnt" ] && [ -n "$nonerate" ]; then
+	a=$(rate_of "$cnt")
+	d="target: the flood watched by --backend counters ran $a items/s, $(effect "$a") of no tracing ($nonerate/s; at least 0.97x)"
+	if awk -v a="$a" -v f="$nonerate" 'BEGIN { exit !(a >= 0.97 * f) }'; then ok "$d"; else notok "$d" "$cnt"; fi
+fi
+
+# and the default columns (wait and run times: our BPF programs) cost each
+# item at least 3 times less than the hist triggers and synthetic events
+# that timed it before ("synth", --backend kernel with the same columns):
+# the CPU time an item loses, 1/rate - 1/rate with no tracing, at the highest rate
+def=$(sed -n 's/^@@BENCH \(backend=default rate=0 .*\)/\1/p' "$log" | head -1)
+syn=$(sed -n 's/^@@BENCH \(backend=synth rate=0 .*\)/\1/p' "$log" | head -1)
+if [ -n "$def" ] && [ -n "$syn" ] && [ -n "$nonerate" ]; then
+	a=$(rate_of "$def") b=$(rate_of "$syn")
+	read -r ca cb x < <(awk -v a="$a" -v b="$b" -v f="$nonerate" 'BEGIN { ca = 1e6 / a - 1e6 / f; cb = 1e6 / b - 1e6 / f
+		printf "%.2f %.2f %s\n", ca, cb, (ca > 0 ? sprintf("%.1f", cb / ca) : "inf") }')
+	d="target: the default columns cost an item $ca us ($a/s), the synthetic-event path $cb us ($b/s): ${x}x cheaper (at least 3x)"
+	if awk -v ca="$ca" -v cb="$cb" 'BEGIN { exit !(cb >= 3 * ca) }'; then ok "$d"; else notok "$d" "$def" "$syn"; fi
+fi
+
 # the in-kernel path, set up by hand (guest.sh bench_kernel): hist triggers
 # and synthetic events ("full"), or hist triggers alone counting per work
 # item, joined to the workqueue when read ("count"). The flood's own rate with no tracing is the floor of
@@ -117,14 +157,13 @@ fi
 hsum() { # "|"-joined hist lines -> the hitcounts of wqflood's lines, summed
 	tr '|' '\n' <<<"$1" | awk '/wqflood/ { for (i = 1; i < NF; i++) if ($i == "hitcount:") s += $(i + 1) } END { print s + 0 }'
 }
-raw=$(sed -n 's/^@@BENCH-RAW //p' "$log")
-if [ -n "$raw" ]; then
+while read -r raw; do
 	probe=$(field "$raw" probe)
 	pq=$(pval "$probe" queued) pms=$(pval "$probe" msecs)
-	floor_rate=$(awk -v q="$pq" -v ms="$pms" 'BEGIN { printf "%.0f", q * 1000 / ms }')
-	ok "no tracing: the flood queued $pq items in $pms ms ($floor_rate/s)"
-	echo "| $krel | max, no tracing | $floor_rate | - | - | - | - | - | - |" >>"$table"
-fi
+	floor_rate=$(rate_of "$raw")
+	ok "no tracing ($(field "$raw" when)): the flood queued $pq items in $pms ms ($floor_rate/s; their mean $nonerate/s)"
+	echo "| $krel | max, no tracing ($(field "$raw" when)) | $floor_rate | - | - | - | - | - | - | $(effect "$floor_rate") |" >>"$table"
+done < <(sed -n 's/^@@BENCH-RAW //p' "$log")
 herr=$(sed -n 's/^@@BENCH-HIST-ERR //p' "$log")
 [ -z "$herr" ] || notok "hist triggers and synthetic events set up" "$herr"
 k=0
@@ -140,7 +179,7 @@ while read -r line; do
 	asked=$([ "$rate" = 0 ] && echo "max" || echo "$rate")
 	if [ "$variant" = count ]; then
 		# counts per work item, joined: exact, or the path is wrong
-		echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | $hq/$hw/$hr of $pq/$pd |" >>"$table"
+		echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | $hq/$hw/$hr of $pq/$pd | $([ "$rate" = 0 ] && effect "$achieved" || echo -) |" >>"$table"
 		d="in-kernel hist ($variant) at rate $asked: probe queued $pq, ran $pd ($achieved/s); the hists counted queued $hq, started $hw, done $hr"
 		if [ "$hq" = "$pq" ] && [ "$hw" = "$pd" ] && [ "$hr" = "$pd" ]; then ok "$d"; else notok "$d" "$line"; fi
 		continue
@@ -148,7 +187,7 @@ while read -r line; do
 	# wait and run times: a pair whose variable the matching event did not
 	# find is missed (measured: 1 to 23 in 220,000-250,000); the figure is
 	# reported, and more than 1 in 1,000 missed fails
-	echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | wait/run pairs $hw/$hr of $pd |" >>"$table"
+	echo "| $krel | $asked, in-kernel hist ($variant) | $achieved | $((4 * pq)) | - | - | - | - | wait/run pairs $hw/$hr of $pd | $([ "$rate" = 0 ] && effect "$achieved" || echo -) |" >>"$table"
 	d="in-kernel hist ($variant) at rate $asked: probe ran $pd ($achieved/s); wait times $hw, run times $hr: $((pd - hw)) and $((pd - hr)) pairs missed"
 	if [ "$hw" -le "$pd" ] && [ "$hr" -le "$pd" ] && [ $(((pd - hw) * 1000)) -le "$pd" ] && [ $(((pd - hr) * 1000)) -le "$pd" ]; then
 		ok "$d"
@@ -186,7 +225,7 @@ print(a.get("queued"), a.get("done"), a.get("shared"), b.get("queued"), b.get("d
 	else
 		notok "$d" "$split" "$sum" "$(sed -n 's/^@@BENCH-SPLIT-STDERR //p' "$log" | head -3)"
 	fi
-	echo "| $krel | 100000, one function on two workqueues, kernel | - | - | - | - | - | - | $q1+$q2/$d1+$d2 of $((pq - pq2))+$pq2/$((pd - pd2))+$pd2 |" >>"$table"
+	echo "| $krel | 100000, one function on two workqueues, kernel | - | - | - | - | - | - | $q1+$q2/$d1+$d2 of $((pq - pq2))+$pq2/$((pd - pd2))+$pd2 | - |" >>"$table"
 fi
 
 # the same load seen by the streaming path and by the default one at once

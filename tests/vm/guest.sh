@@ -176,7 +176,7 @@ monitor_truth() {
 	sleep 3
 	kill -INT $pid
 	wait $pid
-	echo "@@MON max_active=$m items=$((per * $(expand "$from" | wc -l))) expected_inflight=$(explain_figure)" \
+	echo "@@MON max_active=$m items=$((per * $(expand "$from" | wc -l))) expected_inflight=$(explain_figure) backend=$MON_BACKEND btf=$(btf)" \
 		"stats=$(tr '\n' ' ' <$P/stats | tr ' ' ,)"
 	echo "@@OUT monitor"
 	cat /tmp/mon.txt /tmp/mon.err
@@ -203,7 +203,7 @@ monitor_truth() {
 	echo "@@OUT monitor-cost"
 	cat /tmp/mon2.txt
 	echo "@@OUT-END"
-	echo "@@MONCOST backend=$MON_BACKEND left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
+	echo "@@MONCOST backend=$MON_BACKEND expect=$(counts_backend) left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-) items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats) start=$s end=$e ticks=$((t1 - t0))" \
 		"hz=100 seen=$(awk 'NR > 1 && $1 == "wqprobe" { d += $3 } END { print d + 0 }' /tmp/mon2.txt)"
 
 	# metrics --sample over a window in which the probe queues a known number
@@ -215,7 +215,7 @@ monitor_truth() {
 	echo "40 $from 5 0" >$P/run
 	wait_done
 	wait $pid
-	echo "@@MSAMPLE rc=$? backend=$MON_BACKEND items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" \
+	echo "@@MSAMPLE rc=$? backend=$MON_BACKEND btf=$(btf) items=$(sed -n 's/^queued \([0-9]*\) .*/\1/p' $P/stats)" \
 		"files=$([ -e /sys/kernel/tracing/events/workqueue/workqueue_queue_work/hist ] && [ -e /sys/kernel/tracing/synthetic_events ] &&
 			grep -q 'field:.* function;' /sys/kernel/tracing/events/workqueue/workqueue_activate_work/format && echo yes || echo no)" \
 		"left=$(ls /sys/kernel/tracing/instances | grep -c wqctl-)"
@@ -248,8 +248,8 @@ monitor_truth() {
 
 # monitor counts work it saw queued: wait until its trace instance records
 # (the last of its four events enabled, or with --backend kernel the last
-# of its four hist triggers set), at most 60 s; the time and the backend
-# are reported (MON_BACKEND)
+# of its four hist triggers set, with the kernel's counters /proc/kcore
+# open, with BPF its programs attached), at most 60 s; the time and the backend are reported (MON_BACKEND)
 mon_ready() {
 	local t=/sys/kernel/tracing/instances i=0
 	MON_BACKEND=
@@ -258,6 +258,10 @@ mon_ready() {
 			MON_BACKEND=stream
 		elif grep -q '^hist' $t/wqctl-hist-${1}_$NS/events/workqueue/workqueue_execute_end/trigger 2>/dev/null; then
 			MON_BACKEND=kernel
+		elif ls -l /proc/$1/fd 2>/dev/null | grep -q /proc/kcore; then
+			MON_BACKEND=counters # the kernel's own counters: no instance, /proc/kcore open
+		elif ls -l /proc/$1/fd 2>/dev/null | grep -q 'anon_inode:bpf_link'; then
+			MON_BACKEND=bpf # our BPF programs attached
 		fi
 		[ -n "$MON_BACKEND" ] && break
 		sleep 0.1
@@ -265,6 +269,21 @@ mon_ready() {
 	done
 	echo "@@MONREADY pid=$1 waited=$i backend=$MON_BACKEND"
 	sleep 0.5
+}
+# the kernel's BTF, which our BPF programs need (and nothing else a Debian kernel lacks)
+btf() { [ -e /sys/kernel/btf/vmlinux ] && echo yes || echo no; }
+# what auto takes for count columns, from the kernel's own facts: its
+# counters (6.3+) where BTF, /proc/kcore and the `workqueues` symbol are
+# there, else its hist triggers (all the kernels booted here have them)
+counts_backend() {
+	local v
+	v=$(uname -r | awk -F'[.-]' '{ print $1 * 1000 + $2 }')
+	if [ "$v" -ge 6003 ] && [ -e /sys/kernel/btf/vmlinux ] && [ -e /proc/kcore ] &&
+		grep -q ' workqueues$' /proc/kallsyms; then
+		echo counters
+	else
+		echo kernel
+	fi
 }
 # run CMD every 0.1 s until it succeeds, N times at most (1 if it never did)
 poll() {
@@ -306,6 +325,9 @@ kcount_truth() {
 	sleep 1
 	row=$(kc)
 	echo "@@KCOUNT rest stats=$(head -1 $P/stats | tr ' ' ,) row=$row"
+	# when the reader gives a reason: what the kernel's symbol table says beside it
+	echo "@@KSYMS lines=$(wc -l </proc/kallsyms) $(grep -E ' (workqueues|wq_pool_mutex|wq_unbound_cpumask)$' /proc/kallsyms | tr ' \t\n' ',,;')" \
+		"near=$(sort /proc/kallsyms | grep -B2 -A2 ' workqueues$' | tr ' \t\n' ',,;')"
 	echo $m >$P/create
 	echo "$per $from 1500 0" >$P/run
 	sleep 1
@@ -537,15 +559,24 @@ bench_monitor() {
 	[ -d $T/events/workqueue ] || { echo "@@BENCH-ERR no workqueue tracepoints"; return; }
 	echo "@@BENCH-KERNEL hist=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && echo yes || echo no)" \
 		"synthetic_events=$([ -e $T/synthetic_events ] && echo yes || echo no) cpus=$(nproc)"
+	# the flood with no tracing at all, first (bench_kernel runs it again
+	# last): what each backend's flood is measured against, the same boot
+	echo "0 5000" >$P/flood
+	echo "@@BENCH-RAW path=none when=first rate=0 probe=$(tr ' ' , <$P/flood)"
 	# the kernel backend's runs at the target rates twice more (tagged
-	# kernel#2, kernel#3); CPU time both in ticks of 10 ms (/proc/PID/stat)
+	# kernel#2, kernel#3); the kernel's own counters ("counters": no probe on
+	# the work path) with the same columns; CPU time both in ticks of 10 ms (/proc/PID/stat)
 	# and in ns (the scheduler's run time, /proc/PID/task/*/schedstat)
 	# "default": no --backend and the default columns (with wait and run
-	# times: from the kernel where it can)
-	for be in stream kernel kernel#2 kernel#3 default; do for rate in idle 1000 10000 100000 0; do
+	# times: our BPF programs where they load)
+	# "synth": the default columns with --backend kernel, the hist triggers
+	# and synthetic events that timed the items before our BPF programs
+	for be in stream kernel kernel#2 kernel#3 counters default synth; do for rate in idle 1000 10000 100000 0; do
 		case $be/$rate in kernel#*/idle | kernel#*/1000 | kernel#*/10000) continue ;; esac
 		if [ $be = default ]; then
 			wqctl monitor -J -i 1 wqflood >/tmp/bm.json 2>/tmp/bm.err &
+		elif [ $be = synth ]; then
+			wqctl monitor -J -i 1 --backend kernel wqflood >/tmp/bm.json 2>/tmp/bm.err &
 		else
 			# counts only (-o): with WAIT and RUN among its columns the kernel
 			# backend would time the items too, which the "default" runs measure
@@ -796,7 +827,7 @@ hist_join() {
 bench_kernel() {
 	local T=/sys/kernel/tracing E=/sys/kernel/tracing/events/workqueue rate v
 	echo "0 5000" >$P/flood
-	echo "@@BENCH-RAW path=none rate=0 probe=$(tr ' ' , <$P/flood)"
+	echo "@@BENCH-RAW path=none when=last rate=0 probe=$(tr ' ' , <$P/flood)"
 	[ -e $E/workqueue_queue_work/hist ] && [ -e $T/synthetic_events ] || return 0
 	for v in count lat full; do
 		for rate in 100000 0; do

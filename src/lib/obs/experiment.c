@@ -738,6 +738,46 @@ static int khist_read(struct wq_exp *e, double secs, const struct wq_mon_row **r
 	return 0;
 }
 
+/* Our BPF programs' maps read before a run: the base of its counts. -EIO after a failed read was logged. */
+static int kbpf_base(struct wq_exp *e)
+{
+	struct wq_kbpf_lost lost;
+	char why[300];
+
+	free(e->kbase);
+	e->kbase = NULL;
+	if (wq_kbpf_read(e->kbpf, &e->kbase, &e->nkbase, &lost, why, sizeof(why)) < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: BPF: %s", why);
+		return -EIO;
+	}
+	e->kbase_lost = lost;
+	return 0;
+}
+
+/* And after it: what it counted, into its cell's counters (none when the read failed, which is logged). */
+static void kbpf_record(struct wq_exp *e, struct wq_exp_cell *c, double secs, json_object *run)
+{
+	struct wq_kbpf_row *cur = NULL;
+	struct wq_mon_row *rows = NULL;
+	size_t ncur = 0, n = 0;
+	struct wq_kbpf_lost lost;
+	char why[300];
+
+	if (wq_kbpf_read(e->kbpf, &cur, &ncur, &lost, why, sizeof(why)) < 0)
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: BPF: %s", why);
+	else if (wq_kbpf_rows(e->kbase, e->nkbase, cur, ncur, secs, &rows, &n) < 0)
+		rows = NULL;
+	else if (lost.full + lost.busy + lost.names > e->kbase_lost.full + e->kbase_lost.busy + e->kbase_lost.names)
+		wq_log(e->ctx, WQ_LOG_WARNING,
+		       "experiment: %llu work items or events not counted in this run: our BPF maps were full or "
+		       "busy; QUEUED is short by as many",
+		       (unsigned long long)(lost.full + lost.busy + lost.names - e->kbase_lost.full -
+					    e->kbase_lost.busy - e->kbase_lost.names));
+	record_counters(e, c, c->n, rows, n, run);
+	free(rows);
+	free(cur);
+}
+
 /* One run of one cell: write, run, measure. 0, or -errno after the error was logged. */
 static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t order, bool measured)
 {
@@ -762,6 +802,8 @@ static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t o
 	}
 	/* the kernel's counts so far: the read after the run gives this run's alone */
 	if (e->khist && khist_read(e, 0, NULL, NULL) < 0)
+		return -EIO;
+	if (e->kbpf && kbpf_base(e) < 0)
 		return -EIO;
 	r = run_workload(e, m, &o);
 	if (r < 0) {
@@ -840,7 +882,10 @@ static int one_run(struct wq_exp *e, struct wq_exp_cell *c, long round, size_t o
 			rows = NULL;
 		if (e->khist && khist_read(e, o.wall, &rows, &n) < 0)
 			rows = NULL;
-		record_counters(e, c, c->n, rows, n, run);
+		if (e->kbpf)
+			kbpf_record(e, c, o.wall, run);
+		else
+			record_counters(e, c, c->n, rows, n, run);
 	}
 	if (fio)
 		json_object_object_add(run, "fio", fio);
@@ -1351,7 +1396,19 @@ int wq_exp_start(struct wq_exp *e)
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
 		char why[300];
 
-		if (e->kernel) {
+		if (e->bpf && wq_kbpf_open(e->ctx, &e->kbpf, why, sizeof(why)) < 0) {
+			if (e->bpf_only) {
+				wq_log(e->ctx, WQ_LOG_ERR, "experiment: --backend bpf: %s", why);
+				return -ENOTSUP;
+			}
+			wq_log(e->ctx, WQ_LOG_INFO, "experiment: BPF: %s; counting through the tracepoints", why);
+			e->kbpf = NULL;
+		}
+		if (e->kbpf) {
+			/* what killed runs of the tracefs backends left goes, as they would remove it */
+			wq_trace_tidy(e->ctx);
+			wq_khist_tidy(e->ctx);
+		} else if (e->kernel) {
 			if (wq_khist_open(e->ctx, true, &e->khist, why, sizeof(why)) < 0) {
 				wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
 				e->khist = NULL;
@@ -1360,7 +1417,7 @@ int wq_exp_start(struct wq_exp *e)
 			wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
 			e->trace = NULL;
 		}
-		e->counters = e->khist ? "kernel" : e->trace ? "stream" : NULL;
+		e->counters = e->kbpf ? "bpf" : e->khist ? "kernel" : e->trace ? "stream" : NULL;
 	}
 	return 0;
 }
@@ -1382,6 +1439,10 @@ int wq_exp_finish(struct wq_exp *e)
 		wq_khist_close(e->khist);
 		e->khist = NULL;
 	}
+	wq_kbpf_free(e->kbpf);
+	e->kbpf = NULL;
+	free(e->kbase);
+	e->kbase = NULL;
 	return r;
 }
 
@@ -1440,5 +1501,7 @@ void wq_exp_free(struct wq_exp *e)
 		wq_trace_close(e->trace);
 	if (e->khist)
 		wq_khist_close(e->khist);
+	wq_kbpf_free(e->kbpf);
+	free(e->kbase);
 	memset(e, 0, sizeof(*e));
 }

@@ -16,6 +16,7 @@
 #include "../core/ctx.h"
 #include "../util/cancel.h"
 #include "expfile.h"
+#include "kbpf.h"
 #include "khist.h"
 #include "metric.h"
 #include "stats.h"
@@ -107,6 +108,12 @@ struct wq_exp {
 	 * (wq_khist_times_available()).
 	 */
 	bool kernel;
+	/*
+	 * Count and time with our BPF programs (obs/kbpf) first, THROTTLED
+	 * included, and where they cannot be loaded as kernel says (said with
+	 * -v); bpf_only: or not at all (--backend bpf).
+	 */
+	bool bpf, bpf_only;
 	struct metric metric;
 	double threshold; /* the smallest change that matters, percent of the baseline's median */
 	/*
@@ -130,7 +137,11 @@ struct wq_exp {
 	/* the engine's own */
 	struct wq_trace *trace;
 	struct wq_khist *khist; /* kernel: the hists, read before and after each run */
-	const char *counters; /* "kernel" or "stream" once one opened (kept after wq_exp_finish), else NULL */
+	struct wq_kbpf *kbpf; /* bpf: our programs, their maps read before and after each run */
+	struct wq_kbpf_row *kbase; /* the read before this run */
+	size_t nkbase;
+	struct wq_kbpf_lost kbase_lost;
+	const char *counters; /* "bpf", "kernel" or "stream" once one opened (kept after wq_exp_finish), else NULL */
 	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
 	bool warned_lingering;
 };

@@ -194,9 +194,12 @@ static int find_symbol(struct wq_ctx *ctx, const char *name, uint64_t *addr, cha
 		char type;
 		int at = 0;
 
-		/* "ffffffff9a2b3c40 d workqueues": a data symbol, and not a module's ("\t[mod]") */
+		/*
+		 * "ffffffff9a2b3c40 d workqueues", the kernel's and not a module's ("\t[mod]"), whatever its
+		 * type letter: Debian's 7.3.4 prints "t" for it and "b" for wq_pool_mutex, both data
+		 */
 		if (sscanf(line, "%llx %c %n", &a, &type, &at) != 2 || !at || strncmp(line + at, name, len) ||
-		    line[at + len] != '\n' || !strchr("dDbB", type))
+		    line[at + len] != '\n')
 			continue;
 		if (!a) {
 			snprintf(why, whysz, "/%s shows no addresses (kernel.kptr_restrict, or not root)",
@@ -281,6 +284,33 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(((const struct wq_kcount_row *)a)->name, ((const struct wq_kcount_row *)b)->name);
 }
 
+/*
+ * Workqueues that share a name (6.17+: events and events_unbound are two
+ * each) summed into one row, as the tracepoints, which carry only the name,
+ * count them: the rows' number after, v sorted by name.
+ */
+static size_t merge_names(struct wq_kcount_row *v, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct wq_kcount_row *o = &v[out - (out > 0)];
+
+		if (out == 0 || strcmp(o->name, v[i].name)) {
+			v[out++] = v[i];
+			continue;
+		}
+		for (int s = 0; s < WQ_KS_NR; s++)
+			o->stat[s] += v[i].stat[s];
+		o->flags |= v[i].flags;
+		o->nr_active += v[i].nr_active;
+		o->nr_in_flight += v[i].nr_in_flight;
+		o->npwqs += v[i].npwqs;
+		o->nwqs += v[i].nwqs;
+	}
+	return out;
+}
+
 /* One pwq's counters into r. */
 static int add_pwq(const struct wq_kcount *k, uint64_t pwq, struct wq_kcount_row *r)
 {
@@ -323,6 +353,7 @@ static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row 
 	if (strlen(name) >= sizeof(r->name))
 		return -EAGAIN;
 	memcpy(r->name, name, strlen(name) + 1);
+	r->nwqs = 1;
 	if ((e = peek_ptr(k, head, &p)) < 0)
 		return e == -EFAULT ? -EAGAIN : e;
 	for (unsigned int i = 0; p != head; i++) {
@@ -368,7 +399,7 @@ static int walk(const struct wq_kcount *k, struct wq_kcount_row **rows, size_t *
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), cmp_rows);
 	*rows = v;
-	*n = cnt;
+	*n = merge_names(v, cnt);
 	return 0;
 }
 

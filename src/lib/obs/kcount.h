@@ -34,14 +34,19 @@ enum wq_kstat {
 /* The kernel's name of each (PWQ_STAT_STARTED...). */
 extern const char *const wq_kstat_names[WQ_KS_NR];
 
-/* One workqueue, its pool_workqueues summed. */
+/*
+ * One workqueue, its pool_workqueues summed; workqueues that share a name
+ * (6.17+: events, events_unbound) summed into one row, as the tracepoints
+ * count them.
+ */
 struct wq_kcount_row {
 	char name[64];
-	unsigned int flags; /* WQ_UNBOUND 1<<1, WQ_MEM_RECLAIM 1<<3, as the kernel keeps them */
+	unsigned int flags; /* WQ_UNBOUND 1<<1, WQ_MEM_RECLAIM 1<<3, as the kernel keeps them (or-ed over a name) */
 	uint64_t stat[WQ_KS_NR]; /* valid where the kernel has the counter (wq_kcount_has) */
 	long nr_active; /* work items counted against max_active now */
 	long nr_in_flight; /* queued and not yet finished, over every flush color */
 	unsigned int npwqs;
+	unsigned int nwqs; /* workqueues of this name */
 };
 
 struct wq_kcount;

@@ -113,6 +113,19 @@ bool wq_khist_times_available(struct wq_ctx *ctx)
 	return L && wq_khist_available(ctx) && activate_has_function(L) && wq_klat_available(ctx);
 }
 
+void wq_khist_tidy(struct wq_ctx *ctx)
+{
+	const struct wq_libtrace *L;
+	char why[200];
+	int r;
+	const char *dir = wq_trace_dir(ctx, &L, &r, why, sizeof(why));
+
+	if (!dir || !wq_khist_available(ctx))
+		return;
+	wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, unset, "the hist triggers");
+	wq_klat_remove_stale(ctx);
+}
+
 int wq_khist_open(struct wq_ctx *ctx, bool times, struct wq_khist **out, char *why, size_t whysz)
 {
 	const struct wq_libtrace *L;

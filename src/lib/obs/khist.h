@@ -32,6 +32,8 @@ struct wq_khist;
 bool wq_khist_available(struct wq_ctx *ctx);
 /* Whether it can also keep wait and run times (lib/klat): keyed by function (6.10+), with synthetic events. */
 bool wq_khist_times_available(struct wq_ctx *ctx);
+/* The hist triggers and time hists of killed runs removed, as wq_khist_open does first (wq_trace_tidy's kind). */
+void wq_khist_tidy(struct wq_ctx *ctx);
 /*
  * Create the instance and set the triggers (removing those a killed run
  * left); times: also wait and run times where wq_khist_times_available().

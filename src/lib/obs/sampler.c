@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../core/explain.h"
+#include "kbpf.h"
 #include "kcount.h"
 #include "khist.h"
 #include "klat.h"
@@ -44,6 +45,12 @@ struct wq_sampler {
 	struct wq_kcount_row *kfirst, *kprev;
 	size_t nfirst, nprev;
 	struct wq_mon_row *krows;
+	/* our BPF programs: the reader, its first and latest reads (rows made of them in krows), what they lost */
+	struct wq_kbpf *kb;
+	struct wq_kbpf_row *bfirst, *bprev;
+	size_t nbfirst, nbprev;
+	struct wq_kbpf_lost blost;
+	enum wq_sampler_backend backend; /* as resolved by wq_sampler_open */
 };
 
 static double wall(void)
@@ -68,11 +75,65 @@ static void wait_until(const struct wq_sampler *s, double deadline)
 
 enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled)
 {
-	if (!ctx || throttled)
+	if (!ctx)
 		return WQ_SAMPLER_STREAM;
-	if (times) /* wq_khist_times_available asks wq_khist_available first */
-		return wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM;
-	return wq_khist_available(ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
+	return throttled ? WQ_SAMPLER_AUTO_ALL : times ? WQ_SAMPLER_AUTO_TIMES : WQ_SAMPLER_AUTO_COUNTS;
+}
+
+/* Our BPF programs attached and their first read, the base of the first interval and of the summary. */
+static int open_bpf(struct wq_sampler *s, char *why, size_t whysz)
+{
+	struct wq_kbpf_lost lost = {0};
+	int r = wq_kbpf_open(s->ctx, &s->kb, why, whysz);
+
+	if (r == 0)
+		r = wq_kbpf_read(s->kb, &s->bfirst, &s->nbfirst, &lost, why, whysz);
+	if (r < 0) {
+		wq_kbpf_free(s->kb);
+		s->kb = NULL;
+	}
+	s->blost = lost;
+	return r;
+}
+
+/* The counters' reader and its first read, the base of the first interval and of the summary. */
+static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
+{
+	int r = wq_kcount_open(s->ctx, &s->kc, why, whysz);
+
+	if (r == 0)
+		r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz);
+	if (r < 0) {
+		wq_kcount_free(s->kc);
+		s->kc = NULL;
+	}
+	return r;
+}
+
+/*
+ * auto's choice, cheapest first: the kernel's counters for counts alone,
+ * our BPF programs for anything, then the hist triggers where they measure
+ * what is asked, then the stream. Each that cannot be had is said with -v.
+ */
+static enum wq_sampler_backend resolve(struct wq_sampler *s, enum wq_sampler_backend backend)
+{
+	char why[300];
+
+	if (backend != WQ_SAMPLER_AUTO_COUNTS && backend != WQ_SAMPLER_AUTO_TIMES && backend != WQ_SAMPLER_AUTO_ALL)
+		return backend;
+	if (backend == WQ_SAMPLER_AUTO_COUNTS) {
+		if (open_counters(s, why, sizeof(why)) == 0)
+			return WQ_SAMPLER_COUNTERS;
+		wq_log(s->ctx, WQ_LOG_INFO, "monitor: the kernel's counters: %s", why);
+	}
+	if (open_bpf(s, why, sizeof(why)) == 0)
+		return WQ_SAMPLER_BPF;
+	wq_log(s->ctx, WQ_LOG_INFO, "monitor: BPF: %s; counting through the tracepoints", why);
+	if (backend == WQ_SAMPLER_AUTO_COUNTS)
+		return wq_khist_available(s->ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
+	if (backend == WQ_SAMPLER_AUTO_TIMES) /* wq_khist_times_available asks wq_khist_available first */
+		return wq_khist_times_available(s->ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM;
+	return WQ_SAMPLER_STREAM;
 }
 
 int wq_sampler_open(struct wq_ctx *ctx, const struct wq_cancel *cancel, enum wq_sampler_backend backend,
@@ -93,12 +154,18 @@ int wq_sampler_open(struct wq_ctx *ctx, const struct wq_cancel *cancel, enum wq_
 	s->pats = pats;
 	s->npats = npats;
 	s->interval = interval;
-	if (backend == WQ_SAMPLER_COUNTERS) {
-		/* the first read is the base of the first interval and of the summary */
-		r = wq_kcount_open(ctx, &s->kc, why, whysz);
-		if (r == 0)
-			r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz);
-	} else if (backend != WQ_SAMPLER_STREAM)
+	backend = resolve(s, backend);
+	s->backend = backend;
+	if (backend == WQ_SAMPLER_COUNTERS || backend == WQ_SAMPLER_BPF) {
+		/* what killed runs of the tracefs backends left goes all the same, as they would remove it */
+		wq_trace_tidy(ctx);
+		wq_khist_tidy(ctx);
+	}
+	if (backend == WQ_SAMPLER_COUNTERS)
+		r = s->kc ? 0 : open_counters(s, why, whysz);
+	else if (backend == WQ_SAMPLER_BPF)
+		r = s->kb ? 0 : open_bpf(s, why, whysz);
+	else if (backend != WQ_SAMPLER_STREAM)
 		r = wq_khist_open(ctx, backend == WQ_SAMPLER_KERNEL_TIMES, &s->khist, why, whysz);
 	else
 		r = wq_trace_open(ctx, buffer_kb, &s->trace, why, whysz);
@@ -239,6 +306,57 @@ static int read_kcount(struct wq_sampler *s, struct wq_sample *out)
 	return r;
 }
 
+/* Rows of what our BPF programs counted from base to cur. */
+static int kb_rows(struct wq_sampler *s, const struct wq_kbpf_row *base, size_t nbase, const struct wq_kbpf_row *cur,
+		   size_t ncur, double seconds, struct wq_sample *out)
+{
+	struct wq_mon_row *rows;
+	int r = wq_kbpf_rows(base, nbase, cur, ncur, seconds, &rows, &out->n);
+
+	if (r < 0)
+		return r;
+	free(s->krows);
+	s->krows = rows;
+	out->rows = rows;
+	return 0;
+}
+
+/* Our BPF programs' maps read: the interval's rows in out, against the read before; *lost what they had no room for. */
+static int read_kbpf(struct wq_sampler *s, struct wq_sample *out, unsigned long long *lost)
+{
+	struct wq_kbpf_row *cur;
+	size_t ncur;
+	struct wq_kbpf_lost all, was = s->blost;
+	char why[300];
+	int r = wq_kbpf_read(s->kb, &cur, &ncur, &all, why, sizeof(why));
+
+	if (r < 0) {
+		wq_log(s->ctx, WQ_LOG_ERR, "monitor: BPF: %s", why);
+		return r;
+	}
+	r = kb_rows(s, s->bprev ? s->bprev : s->bfirst, s->bprev ? s->nbprev : s->nbfirst, cur, ncur, out->seconds,
+		    out);
+	free(s->bprev);
+	s->bprev = cur;
+	s->nbprev = ncur;
+	s->blost = all;
+	all.full -= was.full;
+	all.busy -= was.busy;
+	all.names -= was.names;
+	*lost = all.full + all.busy + all.names;
+	if (all.full || all.busy)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu work items not counted as queued nor timed: our BPF maps were full (%llu; "
+		       "%d items waiting at most) or busy in an interrupt that queued work during our program (%llu)",
+		       (unsigned long long)(all.full + all.busy), (unsigned long long)all.full, WQ_KBPF_ITEMS,
+		       (unsigned long long)all.busy);
+	if (all.names)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu events of workqueues beyond the first %d names not counted",
+		       (unsigned long long)all.names, WQ_KBPF_NAMES);
+	return r;
+}
+
 /* The trace buffer drained into the bookkeeping: the interval's rows in out. */
 static int read_trace(struct wq_sampler *s, bool flush, struct wq_sample *out, unsigned long long *lost)
 {
@@ -268,7 +386,10 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 		return 0;
 	s->next++;
 	out->seconds = wq_mono_now() - began;
-	r = s->kc ? read_kcount(s, out) : s->khist ? read_khist(s, out, &lost) : read_trace(s, flush, out, &lost);
+	r = s->kc      ? read_kcount(s, out)
+	    : s->kb    ? read_kbpf(s, out, &lost)
+	    : s->khist ? read_khist(s, out, &lost)
+		       : read_trace(s, flush, out, &lost);
 	if (r < 0)
 		return r;
 	s->lost += lost;
@@ -293,6 +414,8 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
 	}
 	if (s->kc)
 		return kc_rows(s, s->kfirst, s->nfirst, s->kprev, s->nprev, out->seconds, out) == 0 ? 1 : -ENOMEM;
+	if (s->kb)
+		return kb_rows(s, s->bfirst, s->nbfirst, s->bprev, s->nbprev, out->seconds, out) == 0 ? 1 : -ENOMEM;
 	return wq_mon_summary(s->mon, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
 }
 
@@ -357,6 +480,11 @@ const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char
 	return l;
 }
 
+enum wq_sampler_backend wq_sampler_backend_used(const struct wq_sampler *s)
+{
+	return s->backend;
+}
+
 bool wq_sampler_counter(const struct wq_sampler *s, enum wq_kstat ks)
 {
 	return s->kc && wq_kcount_has(s->kc, ks);
@@ -370,6 +498,9 @@ void wq_sampler_free(struct wq_sampler *s)
 		wq_trace_close(s->trace);
 	wq_khist_close(s->khist);
 	wq_kcount_free(s->kc);
+	wq_kbpf_free(s->kb);
+	free(s->bfirst);
+	free(s->bprev);
 	free(s->kfirst);
 	free(s->kprev);
 	free(s->krows);

@@ -37,14 +37,22 @@ enum wq_sampler_backend {
 	WQ_SAMPLER_KERNEL, /* hist triggers (lib/khist: counts only, exact at any rate) */
 	WQ_SAMPLER_KERNEL_TIMES, /* the same with wait and run times (lib/klat), where the kernel can */
 	WQ_SAMPLER_COUNTERS, /* the kernel's own per-pwq counters (obs/kcount.c): no probe at all, no times */
+	WQ_SAMPLER_BPF, /* our BPF programs on the tracepoints (obs/kbpf.c): every figure, per-CPU maps */
+	/* auto (wq_sampler_auto), resolved by wq_sampler_open: */
+	WQ_SAMPLER_AUTO_COUNTS, /* counts alone: COUNTERS, else BPF, else KERNEL, else STREAM */
+	WQ_SAMPLER_AUTO_TIMES, /* with wait and run times: BPF, else KERNEL_TIMES, else STREAM */
+	WQ_SAMPLER_AUTO_ALL, /* with the held-back count: BPF, else STREAM */
 };
 
 /*
  * "auto": the cheapest backend that measures what is wanted on the live
- * kernel. The held-back count (throttled) only streams; counts alone come
- * from hist triggers wherever tracefs has them; wait and run times (times)
- * from the kernel only where it keys by function and has synthetic events
- * (wq_khist_times_available), else they stream. STREAM without a context.
+ * kernel, chosen when wq_sampler_open tries them in turn (each one that
+ * cannot be had is said with -v). Counts alone come from the kernel's own
+ * counters first, read with no probe at all; anything from our BPF
+ * programs; then counts and times from hist triggers (times only where
+ * the kernel keys by function and has synthetic events,
+ * wq_khist_times_available), the held-back count (throttled) from the
+ * stream. STREAM without a context.
  */
 enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled);
 
@@ -77,6 +85,8 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out);
 bool wq_sampler_wanted(const struct wq_sampler *s, const char *name);
 /* name's max_active and limit (NULL when memory is short). */
 const struct wq_sampler_limit *wq_sampler_limit(struct wq_sampler *s, const char *name);
+/* The backend the sampler counts with (AUTO_COUNTS resolved). */
+enum wq_sampler_backend wq_sampler_backend_used(const struct wq_sampler *s);
 /* Does the kernel keep counter ks (--backend counters; REPATRIATED from 6.6)? false for the other backends. */
 bool wq_sampler_counter(const struct wq_sampler *s, enum wq_kstat ks);
 void wq_sampler_free(struct wq_sampler *s);

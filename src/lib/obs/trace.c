@@ -240,6 +240,17 @@ const char *wq_trace_instance(const struct wq_trace *t)
 	return t->name;
 }
 
+void wq_trace_tidy(struct wq_ctx *ctx)
+{
+	const struct wq_libtrace *L;
+	char why[200];
+	int r;
+	const char *dir = wq_trace_dir(ctx, &L, &r, why, sizeof(why));
+
+	if (dir)
+		wq_trace_remove_stale(ctx, L, dir, INSTANCE_PREFIX, NULL, "the instance");
+}
+
 int wq_trace_open(struct wq_ctx *ctx, unsigned int buffer_kb, struct wq_trace **out, char *why, size_t whysz)
 {
 	const struct wq_libtrace *L;

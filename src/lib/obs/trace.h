@@ -97,6 +97,12 @@ bool wq_trace_owner_gone(long pid, unsigned long long ns);
 void wq_trace_remove_stale(struct wq_ctx *ctx, const struct wq_libtrace *L, const char *dir, const char *prefix,
 			   void (*before)(const struct wq_libtrace *L, struct tracefs_instance *inst, const char *tag),
 			   const char *what);
+/*
+ * Remove the streaming instances of killed runs, as wq_trace_open does
+ * first: for a run that counts without tracefs (the kernel's counters, our
+ * BPF programs). Silent where tracefs cannot be had.
+ */
+void wq_trace_tidy(struct wq_ctx *ctx);
 /* Stop tracing and remove the instance. */
 void wq_trace_close(struct wq_trace *t);
 

@@ -203,6 +203,20 @@ static bool load_bpf(struct wq_libbpf *l)
 	SYM(h, *l, btf__name_by_offset);
 	SYM(h, *l, btf__resolve_size);
 	SYM(h, *l, btf__resolve_type);
+	SYM(h, *l, bpf_object__open_mem);
+	SYM(h, *l, bpf_object__load);
+	SYM(h, *l, bpf_object__close);
+	SYM(h, *l, bpf_object__next_program);
+	SYM(h, *l, bpf_program__attach);
+	SYM(h, *l, bpf_program__name);
+	SYM(h, *l, bpf_link__destroy);
+	SYM(h, *l, bpf_object__find_map_by_name);
+	SYM(h, *l, bpf_map__fd);
+	SYM(h, *l, bpf_map_get_next_key);
+	SYM(h, *l, bpf_map_lookup_elem);
+	SYM(h, *l, libbpf_num_possible_cpus);
+	SYM(h, *l, libbpf_set_print);
+	SYM(h, *l, libbpf_strerror);
 	return true;
 }
 

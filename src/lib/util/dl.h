@@ -8,7 +8,9 @@
 #ifndef WQ_DL_H
 #define WQ_DL_H
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <json-c/json.h>
 #include <libsmartcols.h>
 #include <libudev.h>
@@ -158,6 +160,21 @@ struct wq_libbpf {
 	WQ_FN(btf__name_by_offset);
 	WQ_FN(btf__resolve_size);
 	WQ_FN(btf__resolve_type);
+	/* obs/kbpf.c: load our programs, attach them, read their maps */
+	WQ_FN(bpf_object__open_mem);
+	WQ_FN(bpf_object__load);
+	WQ_FN(bpf_object__close);
+	WQ_FN(bpf_object__next_program);
+	WQ_FN(bpf_program__attach);
+	WQ_FN(bpf_program__name);
+	WQ_FN(bpf_link__destroy);
+	WQ_FN(bpf_object__find_map_by_name);
+	WQ_FN(bpf_map__fd);
+	WQ_FN(bpf_map_get_next_key);
+	WQ_FN(bpf_map_lookup_elem);
+	WQ_FN(libbpf_num_possible_cpus);
+	WQ_FN(libbpf_set_print);
+	WQ_FN(libbpf_strerror);
 };
 
 /* The loaded library, or NULL when it cannot be loaded (the caller falls back). */

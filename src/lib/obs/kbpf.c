@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The workqueue tracepoints counted and timed by BPF programs of ours: the
+ * object built from obs/kbpf.bpf.c is linked into the program, loaded and
+ * attached through libbpf (util/dl), and its per-CPU maps are summed when
+ * read.
+ */
+#define _GNU_SOURCE
+#include "kbpf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/root.h"
+#include "../util/dl.h"
+#include "../util/macro.h"
+#include "kbpf_shared.h"
+
+/* The programs as clang built them (Makefile: WQ_KBPF_OBJECT), in the program's read-only data, and their size. */
+extern const unsigned char wq_kbpf_obj[];
+extern const uint64_t wq_kbpf_obj_size;
+__asm__(".section .rodata\n"
+	".balign 8\n"
+	".hidden wq_kbpf_obj\n"
+	".globl wq_kbpf_obj\n"
+	"wq_kbpf_obj:\n"
+	".incbin \"" WQ_KBPF_OBJECT "\"\n"
+	".Lwq_kbpf_obj_end:\n"
+	".balign 8\n"
+	".hidden wq_kbpf_obj_size\n"
+	".globl wq_kbpf_obj_size\n"
+	"wq_kbpf_obj_size:\n"
+	".quad .Lwq_kbpf_obj_end - wq_kbpf_obj\n"
+	".previous\n");
+
+_Static_assert(WQ_KBPF_BUCKETS == KBPF_BUCKETS && WQ_KBPF_NAMES == KBPF_NAMES && WQ_KBPF_ITEMS == KBPF_ITEMS,
+	       "kbpf.h and kbpf_shared.h agree");
+_Static_assert(sizeof(struct kbpf_val) % 8 == 0, "a per-CPU value is read at 8-byte strides");
+
+#define NPROGS 4
+
+struct wq_kbpf {
+	const struct wq_libbpf *lb;
+	struct bpf_object *obj;
+	struct bpf_link *link[NPROGS];
+	int stats_fd, lost_fd;
+	int ncpus;
+	struct kbpf_val *vals; /* one lookup's per-CPU values */
+};
+
+/* libbpf's last warning: the reason behind a refused load, said with the error. */
+static char libbpf_said[256];
+
+static int keep_warning(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[sizeof(libbpf_said)];
+	size_t n;
+
+	if (level != LIBBPF_WARN)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	/* the verifier's log and libbpf's closing lines say less than the first reason */
+	if (n && !strstr(line, "-- BEGIN") && !strstr(line, "-- END") && !strstr(line, "failed to load object"))
+		snprintf(libbpf_said, sizeof(libbpf_said), "%s", line);
+	return 0;
+}
+
+void wq_kbpf_free(struct wq_kbpf *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < NPROGS; i++)
+		if (k->link[i])
+			k->lb->bpf_link__destroy(k->link[i]);
+	if (k->obj)
+		k->lb->bpf_object__close(k->obj);
+	free(k->vals);
+	free(k);
+}
+
+int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t whysz)
+{
+	struct wq_kbpf *k;
+	struct bpf_program *p = NULL;
+	struct bpf_map *m;
+	int r, i = 0;
+
+	*out = NULL;
+	if (!wq_root_is_live(ctx->root)) {
+		snprintf(why, whysz, "BPF programs run on the live kernel only (not under --sysroot)");
+		return -ENOTSUP;
+	}
+	if (geteuid() != 0) {
+		snprintf(why, whysz, "loading BPF programs needs root");
+		return -EPERM;
+	}
+	if (!wq_root_exists(ctx->root, WQ_P_BTF)) {
+		snprintf(why, whysz, "the kernel has no BTF (/%s: CONFIG_DEBUG_INFO_BTF is off)", WQ_P_BTF);
+		return -ENOTSUP;
+	}
+	if (!(k = calloc(1, sizeof(*k))))
+		return -ENOMEM;
+	k->stats_fd = k->lost_fd = -1;
+	if (!(k->lb = wq_libbpf())) {
+		free(k);
+		snprintf(why, whysz, "libbpf cannot be loaded (the libbpf1 package)");
+		return -ENOTSUP;
+	}
+	k->lb->libbpf_set_print(keep_warning);
+	libbpf_said[0] = '\0';
+	k->obj = k->lb->bpf_object__open_mem(wq_kbpf_obj, (size_t)wq_kbpf_obj_size, NULL);
+	if (!k->obj) {
+		r = -errno;
+		k->obj = NULL;
+		snprintf(why, whysz, "our BPF programs cannot be opened: %s", wq_strerror(-r));
+		goto fail;
+	}
+	if ((r = k->lb->bpf_object__load(k->obj)) < 0) {
+		snprintf(why, whysz, "the kernel refused our BPF programs: %s%s%s", wq_strerror(-r),
+			 libbpf_said[0] ? ": " : "", libbpf_said);
+		goto fail;
+	}
+	while ((p = k->lb->bpf_object__next_program(k->obj, p)) && i < NPROGS) {
+		if (!(k->link[i] = k->lb->bpf_program__attach(p))) {
+			r = -errno;
+			k->link[i] = NULL;
+			snprintf(why, whysz, "our BPF program %s cannot be attached: %s", k->lb->bpf_program__name(p),
+				 wq_strerror(-r));
+			goto fail;
+		}
+		i++;
+	}
+	if ((m = k->lb->bpf_object__find_map_by_name(k->obj, "stats")))
+		k->stats_fd = k->lb->bpf_map__fd(m);
+	if ((m = k->lb->bpf_object__find_map_by_name(k->obj, "lost")))
+		k->lost_fd = k->lb->bpf_map__fd(m);
+	k->ncpus = k->lb->libbpf_num_possible_cpus();
+	if (i != NPROGS || k->stats_fd < 0 || k->lost_fd < 0 || k->ncpus <= 0) {
+		r = -EINVAL;
+		snprintf(why, whysz, "our BPF object is not as built (%d programs, %d CPUs)", i, k->ncpus);
+		goto fail;
+	}
+	if (!(k->vals = calloc((size_t)k->ncpus, sizeof(*k->vals)))) {
+		r = -ENOMEM;
+		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+		goto fail;
+	}
+	*out = k;
+	return 0;
+fail:
+	wq_kbpf_free(k);
+	return r < 0 ? r : -EINVAL;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	return strcmp(((const struct wq_kbpf_row *)a)->name, ((const struct wq_kbpf_row *)b)->name);
+}
+
+/* One name's per-CPU values summed into r. */
+static void sum_cpus(const struct wq_kbpf *k, struct wq_kbpf_row *r)
+{
+	for (int c = 0; c < k->ncpus; c++) {
+		const struct kbpf_val *v = &k->vals[c];
+
+		r->queued += v->queued;
+		r->activated += v->activated;
+		r->throttled += v->throttled;
+		r->started += v->started;
+		r->done += v->done;
+		r->wait_count += v->wait_count;
+		r->run_count += v->run_count;
+		r->wait_sum += v->wait_sum;
+		r->run_sum += v->run_sum;
+		for (int b = 0; b < KBPF_BUCKETS; b++) {
+			r->wait[b] += v->wait[b];
+			r->run[b] += v->run[b];
+		}
+	}
+}
+
+int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct wq_kbpf_lost *lost, char *why,
+		 size_t whysz)
+{
+	struct kbpf_key key, next;
+	struct wq_kbpf_row *v = NULL;
+	size_t cnt = 0;
+	bool first = true;
+	uint64_t *l = calloc((size_t)k->ncpus, sizeof(*l));
+
+	*rows = NULL;
+	*n = 0;
+	memset(lost, 0, sizeof(*lost));
+	if (!l || !(v = calloc(KBPF_NAMES, sizeof(*v)))) {
+		free(l);
+		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	/* names are added, never removed: a walk sees each once (bounded all the same) */
+	while (cnt < KBPF_NAMES && k->lb->bpf_map_get_next_key(k->stats_fd, first ? NULL : &key, &next) == 0) {
+		first = false;
+		key = next;
+		if (k->lb->bpf_map_lookup_elem(k->stats_fd, &key, k->vals) != 0)
+			continue;
+		memcpy(v[cnt].name, key.name, sizeof(v[cnt].name));
+		v[cnt].name[sizeof(v[cnt].name) - 1] = '\0';
+		sum_cpus(k, &v[cnt]);
+		cnt++;
+	}
+	for (__u32 i = 0; i < KBPF_NLOST; i++) {
+		uint64_t *to = i == KBPF_LOST_FULL ? &lost->full : i == KBPF_LOST_BUSY ? &lost->busy : &lost->names;
+
+		if (k->lb->bpf_map_lookup_elem(k->lost_fd, &i, l) == 0)
+			for (int c = 0; c < k->ncpus; c++)
+				*to += l[c];
+	}
+	free(l);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_rows);
+	*rows = v;
+	*n = cnt;
+	return 0;
+}
+
+static const struct wq_kbpf_row *find_row(const struct wq_kbpf_row *v, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid].name, name);
+
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static uint64_t grown(uint64_t c, uint64_t b)
+{
+	return c >= b ? c - b : 0;
+}
+
+/* The nearest-rank p-th percentile of the times that fell into the buckets from b to c: its bucket's top, ns; -1 for none. */
+static int64_t percentile(const uint64_t *c, const uint64_t *b, double p)
+{
+	uint64_t n = 0, rank, seen = 0;
+
+	for (int k = 0; k < WQ_KBPF_BUCKETS; k++)
+		n += grown(c[k], b[k]);
+	if (!n)
+		return -1;
+	rank = (uint64_t)((double)n * p / 100.0);
+	if ((double)rank < (double)n * p / 100.0 || rank == 0)
+		rank++;
+	for (int k = 0; k < WQ_KBPF_BUCKETS; k++) {
+		seen += grown(c[k], b[k]);
+		if (seen >= rank)
+			return (int64_t)1 << k;
+	}
+	return (int64_t)1 << (WQ_KBPF_BUCKETS - 1);
+}
+
+int wq_kbpf_rows(const struct wq_kbpf_row *base, size_t nbase, const struct wq_kbpf_row *cur, size_t ncur,
+		 double seconds, struct wq_mon_row **rows, size_t *n)
+{
+	static const struct wq_kbpf_row zero;
+	struct wq_mon_row *v = calloc(ncur + 1, sizeof(*v));
+	size_t k = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ncur; i++) {
+		const struct wq_kbpf_row *c = &cur[i], *b = base ? find_row(base, nbase, c->name) : NULL;
+		struct wq_mon_row *r = &v[k];
+
+		if (!b)
+			b = &zero;
+		r->name = c->name;
+		r->queued = grown(c->queued, b->queued);
+		r->started = grown(c->started, b->started);
+		r->done = grown(c->done, b->done);
+		r->throttled = grown(c->throttled, b->throttled);
+		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
+		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
+		r->pending = (long)grown(c->queued, c->activated);
+		r->inflight = (long)grown(c->started, c->done);
+		r->wait_p50 = percentile(c->wait, b->wait, 50);
+		r->wait_p99 = percentile(c->wait, b->wait, 99);
+		r->run_p50 = percentile(c->run, b->run, 50);
+		r->run_p99 = percentile(c->run, b->run, 99);
+		r->wait_sum = (double)grown(c->wait_sum, b->wait_sum);
+		r->run_sum = (double)grown(c->run_sum, b->run_sum);
+		r->wait_count = grown(c->wait_count, b->wait_count);
+		r->run_count = grown(c->run_count, b->run_count);
+		if (r->queued || r->started || r->done || r->pending || r->inflight)
+			k++;
+		else
+			memset(r, 0, sizeof(*r));
+	}
+	*rows = v;
+	*n = k;
+	return 0;
+}

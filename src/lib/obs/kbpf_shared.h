@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the BPF programs (obs/kbpf.bpf.c) and their reader (obs/kbpf.c)
+ * share: the maps' names, keys and values. Kernel types only (linux/types.h),
+ * for both sides.
+ */
+#ifndef WQ_KBPF_SHARED_H
+#define WQ_KBPF_SHARED_H
+
+#include <linux/types.h>
+
+#define KBPF_NAME_LEN 32 /* WQ_NAME_LEN (24 before 6.9) and then some */
+#define KBPF_BUCKETS 40
+#define KBPF_NAMES 2048
+#define KBPF_ITEMS 65536
+
+/* the stats map: per CPU, by workqueue name (NUL-padded) */
+struct kbpf_key {
+	char name[KBPF_NAME_LEN];
+};
+
+struct kbpf_val {
+	__u64 queued, activated, started, done;
+	__u64 throttled; /* activated later than queued: held back by max_active */
+	__u64 wait_count, run_count, wait_sum, run_sum;
+	__u64 wait[KBPF_BUCKETS], run[KBPF_BUCKETS];
+};
+
+/*
+ * the lost map (per-CPU array): items not kept because a map was full, or
+ * busy (its bucket locked on this CPU by a program an interrupt cut into),
+ * and events of a name the stats map had no room for
+ */
+enum { KBPF_LOST_FULL, KBPF_LOST_BUSY, KBPF_LOST_NAMES, KBPF_NLOST };
+
+#endif
