@@ -392,8 +392,9 @@ EOF
 	echo "@@OUT experiment-probe"
 	cat /tmp/exp.txt /tmp/exp.err
 	echo "@@OUT-END"
-	# the default columns: the kernel's hists where its tracefs files offer them (hist, synthetic
-	# events, and activate_work carrying the function), else the stream
+	# the default columns: our BPF programs where the kernel has BTF, else the kernel's hists where
+	# its tracefs files offer them (hist, synthetic events, and activate_work carrying the function),
+	# else the stream
 	rm -f /tmp/probe-runs
 	wqctl experiment --force --set 'wqprobe max_active=1,64' --runs 3 --seed 11 -P \
 		-- /tmp/probe-load.sh >/tmp/exp2.txt 2>/tmp/exp2.err
@@ -401,7 +402,7 @@ EOF
 	m=$(awk '{ s += $2 } END { print s + 0 }' /tmp/probe-runs 2>/dev/null)
 	# the document says where the counters came from
 	wqctl -J experiment --force --set 'wqprobe max_active=1' --runs 1 -- /tmp/probe-load.sh >/tmp/exp3.json 2>&1
-	echo "@@EXP probe2 rc=$rc after=$(cat $wqd/wqprobe/max_active) queued=$m" \
+	echo "@@EXP probe2 rc=$rc after=$(cat $wqd/wqprobe/max_active) queued=$m btf=$(btf)" \
 		"files=$([ -e $T/events/workqueue/workqueue_queue_work/hist ] && [ -e $T/synthetic_events ] &&
 			grep -q 'field:.* function;' $T/events/workqueue/workqueue_activate_work/format && echo yes || echo no)" \
 		"counters=$(sed -n 's/.*"counters": *"\([a-z]*\)".*/\1/p' /tmp/exp3.json | head -1)" \
