@@ -465,9 +465,8 @@ static int run(struct cli *cli, int argc, char **argv)
 		return EXIT_FAIL;
 	if (!chosen && !counters)
 		backend = wq_sampler_auto(cli->ctx, needs_times, throttled);
-	else if (backend == WQ_SAMPLER_KERNEL && needs_times &&
-		 wq_sampler_auto(cli->ctx, true, false) == WQ_SAMPLER_KERNEL_TIMES)
-		backend = WQ_SAMPLER_KERNEL_TIMES; /* asked for the kernel: it times the items too where it can */
+	else if (backend == WQ_SAMPLER_KERNEL)
+		backend = wq_sampler_kernel(cli->ctx, needs_times); /* it times the items too where it can */
 	/* Handlers first: a signal must not leave our tracing instance behind. */
 	wq_cancel_arm(&cancel);
 	r = wq_sampler_open(cli->ctx, &cancel, backend, buffer_kb, interval, argv + optind, (size_t)(argc - optind),

@@ -7,6 +7,7 @@
  * cannot be loaded (under --sysroot).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,7 +59,7 @@ int main(void)
 	cur[1].wait[20] = 1;
 	cur[1].wait_count = 10 + 94;
 	cur[1].wait_sum = 123456;
-	/* 90 runs, all in bucket 39 (the last, which takes the rest) */
+	/* 90 runs, all in bucket 39 (275 to 550 s) */
 	cur[1].run[39] = 90;
 	cur[1].run_count = 90;
 	/* zz-new appears between the reads: all its counts are new; events did nothing */
@@ -79,7 +80,7 @@ int main(void)
 	ok(wb && wb->wait_count == 94 && wb->wait_sum == 123456.0 && wb->run_count == 90,
 	   "writeback: 94 waits of 123456 ns, 90 runs");
 	ok(wb && wb->run_p50 == (int64_t)1 << 39 && wb->run_p99 == (int64_t)1 << 39,
-	   "writeback: runs in the last bucket read as its top, 2^39 ns");
+	   "writeback: runs in bucket 39 read as its top, 2^39 ns");
 	ok(!ev, "events, unchanged and holding nothing, has no row");
 	ok(nw && nw->queued == 1 && nw->started == 1 && nw->done == 0 && nw->inflight == 1 && nw->pending == 0 &&
 	       nw->wait_p50 == -1,
@@ -92,6 +93,14 @@ int main(void)
 	ok(wb && wb->queued == 110 && wb->wait_p50 == 1024 && wb->wait_count == 104,
 	   "no base: since the attach, writeback's 110 queued, 104 waits, p50 the 52nd: after bucket 3's 10, "
 	   "in bucket 10, 1024 ns");
+	free(rows);
+
+	/* the last bucket (2^62, 2^64): its top does not fit an int64_t, the largest one stands for it */
+	cur[2].run[63] = 1;
+	cur[2].run_count = 1;
+	r = wq_kbpf_rows(base, 2, cur, 3, 1.0, &rows, &n);
+	nw = r == 0 ? row(rows, n, "zz-new") : NULL;
+	ok(nw && nw->run_p50 == INT64_MAX, "a run in bucket 63 reads as INT64_MAX ns, not an overflow");
 	free(rows);
 
 	/* a counter that went down (never in one map; a base of another run): no growth, not a wrap */

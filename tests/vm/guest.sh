@@ -176,6 +176,9 @@ monitor_truth() {
 	sleep 3
 	kill -INT $pid
 	wait $pid
+	# our BPF programs asked for by name: they load, or why not
+	wqctl monitor --backend bpf -i 0.3 -c 1 -o NAME,QUEUED >/dev/null 2>/tmp/bpf.err
+	echo "@@BPF rc=$? btf=$(btf) said=$(head -3 /tmp/bpf.err | tr ' \n' ',;')"
 	echo "@@MON max_active=$m items=$((per * $(expand "$from" | wc -l))) expected_inflight=$(explain_figure) backend=$MON_BACKEND btf=$(btf)" \
 		"stats=$(tr '\n' ' ' <$P/stats | tr ' ' ,)"
 	echo "@@OUT monitor"
@@ -274,13 +277,16 @@ mon_ready() {
 btf() { [ -e /sys/kernel/btf/vmlinux ] && echo yes || echo no; }
 # what auto takes for count columns, from the kernel's own facts: its
 # counters (6.3+) where BTF, /proc/kcore and the `workqueues` symbol are
-# there, else its hist triggers (all the kernels booted here have them)
+# there, else our BPF programs where there is BTF, else its hist triggers
+# (all the kernels booted here have them)
 counts_backend() {
 	local v
 	v=$(uname -r | awk -F'[.-]' '{ print $1 * 1000 + $2 }')
 	if [ "$v" -ge 6003 ] && [ -e /sys/kernel/btf/vmlinux ] && [ -e /proc/kcore ] &&
 		grep -q ' workqueues$' /proc/kallsyms; then
 		echo counters
+	elif [ -e /sys/kernel/btf/vmlinux ]; then
+		echo bpf
 	else
 		echo kernel
 	fi

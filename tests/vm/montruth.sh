@@ -20,6 +20,18 @@ if [ -z "$items" ] || ! [[ $inflight =~ ^[0-9]+$ ]]; then
 	exit 0
 fi
 ready=$(sed -n 's/^@@MONREADY .* waited=\([0-9]*\).*/\1/p' "$log" | head -1)
+# our BPF programs asked for by name: they load where the kernel has BTF; else the reason
+bpf=$(grep '^@@BPF ' "$log" | head -1)
+if [ -n "$bpf" ]; then
+	b() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $bpf"; }
+	if [ "$(b btf)" = yes ]; then
+		[ "$(b rc)" = 0 ] && ok "monitor --backend bpf: our programs load, attach and count on this kernel" ||
+			notok "monitor --backend bpf: our programs load, attach and count on this kernel" "$bpf"
+	else
+		[ "$(b rc)" = 1 ] && grep -q 'has,no,BTF' <<<"$bpf" && ok "monitor --backend bpf without BTF: exit 1, saying so" ||
+			notok "monitor --backend bpf without BTF: exit 1, saying so" "$bpf"
+	fi
+fi
 # THROTTLED asked for: our BPF programs where the kernel has BTF, else the stream
 want=stream
 [ "$(field btf)" = yes ] && want=bpf
@@ -49,10 +61,10 @@ if [ -n "$cost" ]; then
 	# the 50 ms reorder window on an emulated 16-CPU guest (3998 of 4000 seen
 	# once): at most 0.5% may be unmatched, and the figure is printed.
 	if [ -n "$(c expect)" ] && [ "$(c backend)" != "$(c expect)" ]; then
-		notok "monitor -o NAME,QUEUED,DONE took the $(c expect) backend (the kernel's counters from 6.3 where BTF, kcore and the symbol are there, else its hists)" "$cost"
-	elif [ "$(c backend)" = kernel ] || [ "$(c backend)" = counters ]; then
+		notok "monitor -o NAME,QUEUED,DONE took the $(c expect) backend (the kernel's counters from 6.3 where BTF, kcore and the symbol are there, else BPF where there is BTF, else its hists)" "$cost"
+	elif [ "$(c backend)" = kernel ] || [ "$(c backend)" = counters ] || [ "$(c backend)" = bpf ]; then
 		# -o NAME,QUEUED,DONE needs nothing but counts: monitor took the
-		# kernel's own counters or its hist triggers, whose counts are exact
+		# kernel's own counters, our BPF programs or its hist triggers, whose counts are exact
 		if [ "$(c seen)" = "$(c items)" ]; then
 			ok "monitor ($(c backend), its default for these columns) DONE $(c seen) of $(c items) at the top rate: $fig"
 		else

@@ -122,7 +122,7 @@ static struct kbpf_val *val_of(const struct kbpf_key *k)
 	return bpf_map_lookup_elem(&stats, k);
 }
 
-/* One time into its log2 bucket of ns, the smallest K with t <= 2^K (the last takes the rest), and its sum. */
+/* One time into its log2 bucket of ns, the smallest K with t <= 2^K (at most 63: t is a u64), and its sum. */
 static void add_time(__u64 *b, __u64 *count, __u64 *sum, __u64 t)
 {
 	__u64 x = t > 1 ? t - 1 : 0;
@@ -154,9 +154,7 @@ static void add_time(__u64 *b, __u64 *count, __u64 *sum, __u64 t)
 		x >>= 1;
 	}
 	k += (__u32)x;
-	if (k >= KBPF_BUCKETS)
-		k = KBPF_BUCKETS - 1;
-	b[k]++;
+	b[k & (KBPF_BUCKETS - 1)]++; /* k <= 63 already: the mask is for the verifier */
 	(*count)++;
 	*sum += t;
 }
@@ -259,7 +257,7 @@ int BPF_PROG(wq_end, struct work_struct *work)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct item *r = bpf_map_lookup_elem(&running, &tid);
-	struct kbpf_key key;
+	struct kbpf_key key = {}; /* a key is all its bytes: the name's tail is zeros */
 	struct kbpf_val *v;
 	__u64 t;
 

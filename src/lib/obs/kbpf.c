@@ -58,18 +58,27 @@ static char libbpf_said[256];
 
 static int keep_warning(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[sizeof(libbpf_said)];
+	char *msg = NULL, *end, *line;
 	size_t n;
 
-	if (level != LIBBPF_WARN)
+	if (level != LIBBPF_WARN || vasprintf(&msg, fmt, ap) < 0)
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	/* the verifier's log and libbpf's closing lines say less than the first reason */
-	if (n && !strstr(line, "-- BEGIN") && !strstr(line, "-- END") && !strstr(line, "failed to load object"))
-		snprintf(libbpf_said, sizeof(libbpf_said), "%s", line);
+	/* a refused program: the verifier's log, whose last line is its reason */
+	if ((end = strstr(msg, "-- END PROG LOAD LOG --"))) {
+		while (end > msg && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		*end = '\0';
+		line = strrchr(msg, '\n');
+		snprintf(libbpf_said, sizeof(libbpf_said), "the verifier says: %s", line ? line + 1 : msg);
+	} else if (!strstr(msg, "failed to load object") && !strstr(libbpf_said, "the verifier says")) {
+		/* else libbpf's own last word (a relocation, an attach), not its closing lines */
+		n = strlen(msg);
+		while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		if (n)
+			snprintf(libbpf_said, sizeof(libbpf_said), "%s", msg);
+	}
+	free(msg);
 	return 0;
 }
 
@@ -192,24 +201,29 @@ int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct
 {
 	struct kbpf_key key, next;
 	struct wq_kbpf_row *v = NULL;
-	size_t cnt = 0;
+	size_t cnt = 0, cap = 0;
 	bool first = true;
 	uint64_t *l = calloc((size_t)k->ncpus, sizeof(*l));
 
 	*rows = NULL;
 	*n = 0;
 	memset(lost, 0, sizeof(*lost));
-	if (!l || !(v = calloc(KBPF_NAMES, sizeof(*v)))) {
-		free(l);
-		snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!l)
+		goto nomem;
 	/* names are added, never removed: a walk sees each once (bounded all the same) */
 	while (cnt < KBPF_NAMES && k->lb->bpf_map_get_next_key(k->stats_fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
 		if (k->lb->bpf_map_lookup_elem(k->stats_fd, &key, k->vals) != 0)
 			continue;
+		if (cnt == cap) {
+			struct wq_kbpf_row *nv = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
+
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		memset(&v[cnt], 0, sizeof(v[cnt]));
 		memcpy(v[cnt].name, key.name, sizeof(v[cnt].name));
 		v[cnt].name[sizeof(v[cnt].name) - 1] = '\0';
 		sum_cpus(k, &v[cnt]);
@@ -228,6 +242,11 @@ int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct
 	*rows = v;
 	*n = cnt;
 	return 0;
+nomem:
+	free(l);
+	free(v);
+	snprintf(why, whysz, "%s", wq_strerror(ENOMEM));
+	return -ENOMEM;
 }
 
 static const struct wq_kbpf_row *find_row(const struct wq_kbpf_row *v, size_t n, const char *name)
@@ -268,9 +287,9 @@ static int64_t percentile(const uint64_t *c, const uint64_t *b, double p)
 	for (int k = 0; k < WQ_KBPF_BUCKETS; k++) {
 		seen += grown(c[k], b[k]);
 		if (seen >= rank)
-			return (int64_t)1 << k;
+			return k < 63 ? (int64_t)1 << k : INT64_MAX;
 	}
-	return (int64_t)1 << (WQ_KBPF_BUCKETS - 1);
+	return INT64_MAX;
 }
 
 int wq_kbpf_rows(const struct wq_kbpf_row *base, size_t nbase, const struct wq_kbpf_row *cur, size_t ncur,

@@ -18,8 +18,8 @@
 #include "../core/ctx.h"
 #include "monitor.h"
 
-/* Log2 buckets of nanoseconds: bucket K holds 2^(K-1) < t <= 2^K (K 0: t <= 1 ns); the last holds the rest. */
-#define WQ_KBPF_BUCKETS 40
+/* Log2 buckets of nanoseconds: bucket K holds 2^(K-1) < t <= 2^K (K 0: t <= 1 ns). */
+#define WQ_KBPF_BUCKETS 64
 /* Workqueue names the maps keep, and items waiting to start at once. */
 #define WQ_KBPF_NAMES 2048
 #define WQ_KBPF_ITEMS 65536

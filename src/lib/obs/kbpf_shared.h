@@ -10,7 +10,7 @@
 #include <linux/types.h>
 
 #define KBPF_NAME_LEN 32 /* WQ_NAME_LEN (24 before 6.9) and then some */
-#define KBPF_BUCKETS 40
+#define KBPF_BUCKETS 64 /* a power of 2: an index masked with KBPF_BUCKETS - 1 is in bounds for any verifier */
 #define KBPF_NAMES 2048
 #define KBPF_ITEMS 65536
 

@@ -80,6 +80,11 @@ enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool thr
 	return throttled ? WQ_SAMPLER_AUTO_ALL : times ? WQ_SAMPLER_AUTO_TIMES : WQ_SAMPLER_AUTO_COUNTS;
 }
 
+enum wq_sampler_backend wq_sampler_kernel(struct wq_ctx *ctx, bool times)
+{
+	return times && wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_KERNEL;
+}
+
 /* Our BPF programs attached and their first read, the base of the first interval and of the summary. */
 static int open_bpf(struct wq_sampler *s, char *why, size_t whysz)
 {

@@ -56,6 +56,9 @@ enum wq_sampler_backend {
  */
 enum wq_sampler_backend wq_sampler_auto(struct wq_ctx *ctx, bool times, bool throttled);
 
+/* --backend kernel: with wait and run times (times) where the kernel keeps them too, else counts alone. */
+enum wq_sampler_backend wq_sampler_kernel(struct wq_ctx *ctx, bool times);
+
 /* A workqueue's settings as sysfs has them (looked up once per run). */
 struct wq_sampler_limit {
 	char name[64];
