@@ -443,13 +443,12 @@ int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t
 	k->fd = -1;
 	/*
 	 * kcore is opened last, after the slow scan of kallsyms (seconds under emulation): an open kcore
-	 * says the first read is near. A kcore that is not there is said first all the same.
+	 * says the first read is near. A kcore that is not there is said before kallsyms is read.
 	 */
-	if (!wq_root_exists(ctx->root, WQ_P_KCORE)) {
+	if ((r = read_layout(ctx, &k->l, why, whysz)) == 0 && !wq_root_exists(ctx->root, WQ_P_KCORE)) {
 		snprintf(why, whysz, "/%s: not there (CONFIG_PROC_KCORE is off)", WQ_P_KCORE);
 		r = -ENOENT;
-	} else if ((r = read_layout(ctx, &k->l, why, whysz)) == 0 &&
-		   (r = find_symbol(ctx, "workqueues", &k->head, why, whysz)) == 0)
+	} else if (r == 0 && (r = find_symbol(ctx, "workqueues", &k->head, why, whysz)) == 0)
 		r = open_kcore(ctx, k, why, whysz);
 	if (r < 0) {
 		wq_kcount_free(k);
