@@ -37,7 +37,7 @@ ok "in-kernel aggregation available: $kinfo"
 rate_of() { # a probe line -> items queued a second
 	local probe
 	probe=$(field "$1" probe)
-	awk -v q="$(pval "$probe" queued)" -v ms="$(pval "$probe" msecs)" 'BEGIN { printf "%.0f", ms > 0 ? q * 1000 / ms : 0 }'
+	awk -v q="$(pval "$probe" queued)" -v ms="$(pval "$probe" msecs)" 'BEGIN { printf "%.0f", (ms > 0 ? q * 1000 / ms : 0) }'
 }
 # the observer effect: the flood with no tracing, first and last in the same
 # boot; every flood at the highest rate is put against their mean, as a ratio

@@ -767,12 +767,11 @@ static void kbpf_record(struct wq_exp *e, struct wq_exp_cell *c, double secs, js
 		wq_log(e->ctx, WQ_LOG_ERR, "experiment: BPF: %s", why);
 	else if (wq_kbpf_rows(e->kbase, e->nkbase, cur, ncur, secs, &rows, &n) < 0)
 		rows = NULL;
-	else if (lost.full + lost.busy + lost.names > e->kbase_lost.full + e->kbase_lost.busy + e->kbase_lost.names)
+	else if (wq_kbpf_lost_total(&lost) > wq_kbpf_lost_total(&e->kbase_lost))
 		wq_log(e->ctx, WQ_LOG_WARNING,
-		       "experiment: %llu work items or events not counted in this run: our BPF maps were full or "
-		       "busy; QUEUED is short by as many",
-		       (unsigned long long)(lost.full + lost.busy + lost.names - e->kbase_lost.full -
-					    e->kbase_lost.busy - e->kbase_lost.names));
+		       "experiment: %llu work items or events not counted in this run (our BPF maps full or busy, "
+		       "or an item's workqueue not found); the counts are short by as many",
+		       (unsigned long long)(wq_kbpf_lost_total(&lost) - wq_kbpf_lost_total(&e->kbase_lost)));
 	record_counters(e, c, c->n, rows, n, run);
 	free(rows);
 	free(cur);

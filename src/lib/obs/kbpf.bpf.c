@@ -52,18 +52,23 @@ struct {
 	__type(value, struct kbpf_val);
 } stats SEC(".maps");
 
-/* queued, not started: by work pointer (LRU: a cancelled item's entry ages out) */
+/*
+ * queued, not started: by work pointer. A plain hash, preallocated: an LRU
+ * hash evicts live entries before it is full when one CPU adds and another
+ * deletes (7.3's flood lost a third of its starts so). A cancelled item's
+ * entry stays until its work struct is queued again.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KBPF_ITEMS);
 	__type(key, __u64);
 	__type(value, struct item);
 } queued SEC(".maps");
 
-/* running: by the worker's thread id */
+/* running: by the worker's thread id (a plain hash too) */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, KBPF_ITEMS);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KBPF_RUNNING);
 	__type(key, __u32);
 	__type(value, struct item);
 } running SEC(".maps");
@@ -240,6 +245,7 @@ int BPF_PROG(wq_start, struct work_struct *work)
 		timed = 1;
 		bpf_map_delete_elem(&queued, &w);
 	} else if (current_wq(&run.key)) {
+		count_lost(KBPF_LOST_UNSEEN);
 		return 0;
 	}
 	if ((v = val_of(&run.key))) {
@@ -269,8 +275,10 @@ int BPF_PROG(wq_end, struct work_struct *work)
 			v->done++;
 			add_time(v->run, &v->run_count, &v->run_sum, t);
 		}
-	} else if (current_wq(&key) == 0 && (v = val_of(&key))) {
-		v->done++;
-	}
+	} else if (current_wq(&key) == 0) {
+		if ((v = val_of(&key)))
+			v->done++;
+	} else
+		count_lost(KBPF_LOST_UNSEEN);
 	return 0;
 }

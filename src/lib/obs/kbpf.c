@@ -230,7 +230,10 @@ int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct
 		cnt++;
 	}
 	for (__u32 i = 0; i < KBPF_NLOST; i++) {
-		uint64_t *to = i == KBPF_LOST_FULL ? &lost->full : i == KBPF_LOST_BUSY ? &lost->busy : &lost->names;
+		uint64_t *to = i == KBPF_LOST_FULL    ? &lost->full
+			       : i == KBPF_LOST_BUSY  ? &lost->busy
+			       : i == KBPF_LOST_NAMES ? &lost->names
+						      : &lost->unseen;
 
 		if (k->lb->bpf_map_lookup_elem(k->lost_fd, &i, l) == 0)
 			for (int c = 0; c < k->ncpus; c++)

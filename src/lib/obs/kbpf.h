@@ -39,7 +39,13 @@ struct wq_kbpf_lost {
 	uint64_t full; /* work items: a map of items waiting or running was full */
 	uint64_t busy; /* work items: the map was busy on that CPU (an interrupt queued work during our program) */
 	uint64_t names; /* events of a workqueue name the name map had no room for */
+	uint64_t unseen; /* starts and ends not counted: the queueing not seen, the worker not readable */
 };
+
+static inline uint64_t wq_kbpf_lost_total(const struct wq_kbpf_lost *l)
+{
+	return l->full + l->busy + l->names + l->unseen;
+}
 
 struct wq_kbpf;
 

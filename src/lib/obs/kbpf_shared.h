@@ -13,6 +13,7 @@
 #define KBPF_BUCKETS 64 /* a power of 2: an index masked with KBPF_BUCKETS - 1 is in bounds for any verifier */
 #define KBPF_NAMES 2048
 #define KBPF_ITEMS 65536
+#define KBPF_RUNNING 8192 /* items running at once: one a worker */
 
 /* the stats map: per CPU, by workqueue name (NUL-padded) */
 struct kbpf_key {
@@ -29,8 +30,9 @@ struct kbpf_val {
 /*
  * the lost map (per-CPU array): items not kept because a map was full, or
  * busy (its bucket locked on this CPU by a program an interrupt cut into),
- * and events of a name the stats map had no room for
+ * events of a name the stats map had no room for, and starts and ends of
+ * items whose queueing was not seen and whose worker could not be read
  */
-enum { KBPF_LOST_FULL, KBPF_LOST_BUSY, KBPF_LOST_NAMES, KBPF_NLOST };
+enum { KBPF_LOST_FULL, KBPF_LOST_BUSY, KBPF_LOST_NAMES, KBPF_LOST_UNSEEN, KBPF_NLOST };
 
 #endif

@@ -348,13 +348,19 @@ static int read_kbpf(struct wq_sampler *s, struct wq_sample *out, unsigned long 
 	all.full -= was.full;
 	all.busy -= was.busy;
 	all.names -= was.names;
-	*lost = all.full + all.busy + all.names;
+	all.unseen -= was.unseen;
+	*lost = all.full + all.busy + all.names + all.unseen;
 	if (all.full || all.busy)
 		wq_log(s->ctx, WQ_LOG_WARNING,
 		       "monitor: %llu work items not counted as queued nor timed: our BPF maps were full (%llu; "
 		       "%d items waiting at most) or busy in an interrupt that queued work during our program (%llu)",
 		       (unsigned long long)(all.full + all.busy), (unsigned long long)all.full, WQ_KBPF_ITEMS,
 		       (unsigned long long)all.busy);
+	if (all.unseen)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: %llu starts or ends of work items not counted: their queueing was not seen and "
+		       "their worker could not be read",
+		       (unsigned long long)all.unseen);
 	if (all.names)
 		wq_log(s->ctx, WQ_LOG_WARNING,
 		       "monitor: %llu events of workqueues beyond the first %d names not counted",
