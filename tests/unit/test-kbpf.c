@@ -14,17 +14,10 @@
 
 #include "lib/core/ctx.h"
 #include "lib/obs/kbpf.h"
+#include "monrow.h"
 #include "tap.h"
 
 static char tree[] = "/tmp/wqctl-kbpf-XXXXXX";
-
-static const struct wq_mon_row *row(const struct wq_mon_row *v, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return &v[i];
-	return NULL;
-}
 
 int main(void)
 {

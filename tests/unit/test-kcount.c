@@ -23,6 +23,7 @@
 #include "lib/core/ctx.h"
 #include "lib/obs/kcount.h"
 #include "lib/obs/sampler.h"
+#include "monrow.h"
 #include "tap.h"
 
 /* struct offsets this fixture's BTF declares (a 6.12-like pool_workqueue: nr_in_flight[16], nr_active, stats[8]) */
@@ -384,6 +385,48 @@ int main(void)
 	}
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[0] == -EINVAL && strstr(why, "not a 64-bit ELF core"), "not ELF: %s", why);
+
+	/*
+	 * Two reads as monitor's rows, worked by hand. wb: started 10 -> 25,
+	 * completed 8 -> 20, in flight 2 -> 7: started 15, done 12, queued
+	 * 12 + (7 - 2) = 17; executing now 25 - 20 = 5, so INFLIGHT 5 and
+	 * PENDING 7 - 5 = 2; CPU 1000 -> 4000 us. nw (no base): started 3,
+	 * done 3, nothing in flight: queued 3. idle: no change, nothing in
+	 * flight: no row. gone: a pwq released, completed 9 -> 4: 0, not a
+	 * wrapped number; with nothing else, no row.
+	 */
+	{
+		struct wq_kcount_row b[3] = {{.name = "gone"}, {.name = "idle"}, {.name = "wb"}},
+				     c[4] = {{.name = "gone"}, {.name = "idle"}, {.name = "nw"}, {.name = "wb"}};
+		struct wq_mon_row *mr = NULL;
+		const struct wq_mon_row *wb, *nw;
+		size_t nr = 0;
+
+		b[0].stat[WQ_KS_COMPLETED] = 9;
+		b[0].stat[WQ_KS_STARTED] = 9;
+		c[0].stat[WQ_KS_COMPLETED] = 4;
+		c[0].stat[WQ_KS_STARTED] = 4;
+		b[1].stat[WQ_KS_STARTED] = c[1].stat[WQ_KS_STARTED] = 6;
+		b[1].stat[WQ_KS_COMPLETED] = c[1].stat[WQ_KS_COMPLETED] = 6;
+		c[2].stat[WQ_KS_STARTED] = c[2].stat[WQ_KS_COMPLETED] = 3;
+		b[2].stat[WQ_KS_STARTED] = 10;
+		b[2].stat[WQ_KS_COMPLETED] = 8;
+		b[2].nr_in_flight = 2;
+		b[2].stat[WQ_KS_CPU_TIME] = 1000;
+		c[3].stat[WQ_KS_STARTED] = 25;
+		c[3].stat[WQ_KS_COMPLETED] = 20;
+		c[3].nr_in_flight = 7;
+		c[3].stat[WQ_KS_CPU_TIME] = 4000;
+		ok(wq_kcount_rows(b, 3, c, 4, 2.0, &mr, &nr) == 0 && nr == 2,
+		   "rows: nw and wb did something (%zu rows)", nr);
+		wb = row(mr, nr, "wb");
+		nw = row(mr, nr, "nw");
+		ok(COUNTS(wb, 17, 15, 12, 2, 5) && wb->cpu_us == 3000 && wb->queued_ps == 8.5 && wb->wait_p50 == -1,
+		   "rows: wb queued 17, started 15, done 12, pending 2, in flight 5, CPU 3000 us, 8.5 queued/s");
+		ok(COUNTS(nw, 3, 3, 3, 0, 0), "rows: nw, new since the base, queued, started and done 3");
+		ok(!row(mr, nr, "gone") && !row(mr, nr, "idle"), "rows: a fall is no growth; idle has no row");
+		free(mr);
+	}
 
 	{
 		char cmd[400];

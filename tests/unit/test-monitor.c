@@ -4,17 +4,10 @@
 #include <stdlib.h>
 
 #include "lib/obs/monitor.h"
+#include "monrow.h"
 #include "tap.h"
 
 #define US 1000ULL /* ns */
-
-static const struct wq_mon_row *row(const struct wq_mon_row *r, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(r[i].name, name))
-			return &r[i];
-	return NULL;
-}
 
 int main(void)
 {
@@ -144,5 +137,58 @@ int main(void)
 	       r[0].wait_p50 == (int64_t)(1000 * US + 5000) && r[0].run_p99 == 5,
 	   "all started: wait p50 1005 us, run 5 ns");
 	wq_mon_free(m);
+
+	/*
+	 * The counters' counts with BPF's times: rows a..d (the counters'),
+	 * times for b and d and for x, which the counters have no row of (both
+	 * sorted by name, as their readers give them).
+	 */
+	{
+		struct wq_mon_row cnt[4] = {{.name = "a", .done = 1, .throttled = 9, .wait_p50 = 5},
+					    {.name = "b", .done = 2},
+					    {.name = "c", .done = 3},
+					    {.name = "d", .done = 4}};
+		const struct wq_mon_row tm[3] = {
+		    {.name = "b",
+		     .done = 99,
+		     .throttled = 7,
+		     .wait_p50 = 1024,
+		     .wait_p99 = 2048,
+		     .run_p50 = 8,
+		     .run_p99 = 16,
+		     .wait_sum = 3000,
+		     .run_sum = 30,
+		     .wait_count = 2,
+		     .run_count = 2},
+		    {.name = "d", .throttled = 1, .wait_p50 = 4, .wait_p99 = 4, .run_p50 = -1, .run_p99 = -1},
+		    {.name = "x", .done = 5, .wait_p50 = 64}};
+
+		wq_mon_times_into(cnt, 4, tm, 3);
+		ok(cnt[1].done == 2 && cnt[1].throttled == 7 && cnt[1].wait_p50 == 1024 && cnt[1].wait_p99 == 2048 &&
+		       cnt[1].run_p50 == 8 && cnt[1].run_p99 == 16 && cnt[1].wait_sum == 3000 && cnt[1].run_sum == 30 &&
+		       cnt[1].wait_count == 2 && cnt[1].run_count == 2,
+		   "times into counts: b keeps its count (2, not BPF's 99) and takes all its times and THROTTLED 7");
+		ok(cnt[3].done == 4 && cnt[3].throttled == 1 && cnt[3].wait_p50 == 4 && cnt[3].run_p50 == -1,
+		   "times into counts: d, the last row, takes its times (run none: -1)");
+		ok(cnt[0].done == 1 && cnt[0].throttled == 0 && cnt[0].wait_p50 == -1 && cnt[0].run_p99 == -1 &&
+		       cnt[2].done == 3 && cnt[2].wait_p99 == -1 && cnt[2].wait_count == 0,
+		   "times into counts: a and c, which BPF did not time, have no times and THROTTLED 0");
+		ok(row(cnt, 4, "x") == NULL, "times into counts: x, which the counters have no row of, adds none");
+	}
+	/* A read's element by name: names sorted, the first member a char array */
+	{
+		struct named {
+			char name[8];
+			int v;
+		} el[4] = {{"ab", 1}, {"b", 2}, {"ba", 3}, {"c", 4}};
+		const struct named *f = wq_mon_by_name(el, 4, sizeof(el[0]), "ba"),
+				   *g = wq_mon_by_name(el, 4, sizeof(el[0]), "c");
+
+		ok(f && f->v == 3 && g && g->v == 4, "by name: ba is the third, c the last");
+		ok(!wq_mon_by_name(el, 4, sizeof(el[0]), "bb") && !wq_mon_by_name(el, 4, sizeof(el[0]), "a") &&
+		       !wq_mon_by_name(NULL, 0, sizeof(el[0]), "a"),
+		   "by name: bb and a are not there; nothing in none");
+		ok(wq_mon_grown(10, 3) == 7 && wq_mon_grown(3, 10) == 0, "grown: 10 from 3 is 7; a fall is none");
+	}
 	return tap_done();
 }

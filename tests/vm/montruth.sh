@@ -37,6 +37,16 @@ want=stream
 [ "$(field btf)" = yes ] && want=bpf
 [ "$(field backend)" = "$want" ] && ok "monitor with THROTTLED counted with $want (BTF: $(field btf))" ||
 	notok "monitor with THROTTLED counted with $want (BTF: $(field btf))" "$mon"
+# with BPF, the counts from the kernel's own counters where it has them
+# (6.3+, BTF, kcore, the symbol: expect_counts), else from BPF too
+counts_from() { # line: the counts' source a BPF run should have taken
+	[ "$(sed -n 's/.* expect_counts=\([^ ]*\).*/\1/p' <<<" $1")" = counters ] && echo counters || echo bpf
+}
+if [ "$(field backend)" = bpf ]; then
+	wc=$(counts_from "$mon")
+	[ "$(field counts)" = "$wc" ] && ok "... its counts from the $wc (expected: $(field expect_counts))" ||
+		notok "... its counts from the $wc" "$mon"
+fi
 if [[ $ready =~ ^[0-9]+$ ]] && [ "$ready" -lt 600 ]; then
 	ok "monitor recorded $(awk -v w="$ready" 'BEGIN { printf "%.1f", w / 10 }') s after it started (polled every 0.1 s)"
 else
@@ -125,6 +135,11 @@ if [ -n "$ms" ]; then
 	[ "$(m rc)" = 0 ] && [ "$(m backend)" = "$want" ] && [ "$(m left)" = 0 ] &&
 		ok "metrics --sample counted with the $want (BTF for BPF: $(m btf); tracefs offers hist+synthetic+function: $(m files)); exit 0, no instance left" ||
 		notok "metrics --sample counted with the $want, exit 0, no instance left" "$ms" "$(tail -3 <<<"$mout")"
+	if [ "$want" = bpf ]; then
+		wc=$(counts_from "$ms")
+		[ "$(m counts)" = "$wc" ] && ok "... its counts from the $wc (expected: $(m expect_counts))" ||
+			notok "... its counts from the $wc" "$ms"
+	fi
 	wc=$(val 'wqctl_sample_wait_seconds_count{workqueue="wqprobe"}')
 	rc=$(val 'wqctl_sample_run_seconds_count{workqueue="wqprobe"}')
 	[ -n "$items" ] && [ "$items" -gt 0 ] && [ "$wc" = "$items" ] && [ "$rc" = "$items" ] &&

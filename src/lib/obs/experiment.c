@@ -751,13 +751,45 @@ static int kbpf_base(struct wq_exp *e)
 		return -EIO;
 	}
 	e->kbase_lost = lost;
+	free(e->kcbase);
+	e->kcbase = NULL;
+	if (e->kc && wq_kcount_read(e->kc, &e->kcbase, &e->nkcbase, why, sizeof(why)) < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: the kernel's counters: %s", why);
+		return -EIO;
+	}
 	return 0;
+}
+
+/*
+ * The run's counts from the kernel's counters, with the times and the
+ * held-back count of times (BPF's rows): *rows then the counters' (and
+ * *cur what they point into), else left as they are.
+ */
+static void kcount_counts(struct wq_exp *e, double secs, struct wq_mon_row **rows, size_t *n,
+			  struct wq_kcount_row **cur)
+{
+	struct wq_mon_row *kr = NULL;
+	size_t ncur = 0, nk = 0;
+	char why[300];
+
+	*cur = NULL;
+	if (wq_kcount_read(e->kc, cur, &ncur, why, sizeof(why)) < 0) {
+		wq_log(e->ctx, WQ_LOG_ERR, "experiment: the kernel's counters: %s; the counts are BPF's", why);
+		return;
+	}
+	if (wq_kcount_rows(e->kcbase, e->nkcbase, *cur, ncur, secs, &kr, &nk) < 0)
+		return;
+	wq_mon_times_into(kr, nk, *rows, *n);
+	free(*rows);
+	*rows = kr;
+	*n = nk;
 }
 
 /* And after it: what it counted, into its cell's counters (none when the read failed, which is logged). */
 static void kbpf_record(struct wq_exp *e, struct wq_exp_cell *c, double secs, json_object *run)
 {
 	struct wq_kbpf_row *cur = NULL;
+	struct wq_kcount_row *kcur = NULL;
 	struct wq_mon_row *rows = NULL;
 	size_t ncur = 0, n = 0;
 	struct wq_kbpf_lost lost;
@@ -770,11 +802,17 @@ static void kbpf_record(struct wq_exp *e, struct wq_exp_cell *c, double secs, js
 	else if (wq_kbpf_lost_total(&lost) > wq_kbpf_lost_total(&e->kbase_lost))
 		wq_log(e->ctx, WQ_LOG_WARNING,
 		       "experiment: %llu work items or events not counted in this run (our BPF maps full or busy, "
-		       "or an item's workqueue not found); the counts are short by as many",
-		       (unsigned long long)(wq_kbpf_lost_total(&lost) - wq_kbpf_lost_total(&e->kbase_lost)));
+		       "an item's workqueue not found, or the kernel skipping our programs where one ran already "
+		       "on that CPU); %s",
+		       (unsigned long long)(wq_kbpf_lost_total(&lost) - wq_kbpf_lost_total(&e->kbase_lost)),
+		       e->kc ? "the counts are the kernel's own, the times and THROTTLED of the other items"
+			     : "the counts are short by as many");
+	if (rows && e->kc)
+		kcount_counts(e, secs, &rows, &n, &kcur);
 	record_counters(e, c, c->n, rows, n, run);
 	free(rows);
 	free(cur);
+	free(kcur);
 }
 
 /* One run of one cell: write, run, measure. 0, or -errno after the error was logged. */
@@ -1146,8 +1184,13 @@ json_object *wq_exp_document(struct wq_exp *e, bool restored)
 	json_object_object_add(doc, "kernel", json_object_new_string(e->ctx->kver.release));
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)e->seed);
 	json_object_object_add(doc, "seed", json_object_new_string(seed));
-	/* where the workqueue counters came from: the kernel's hists, every event streamed, or none */
+	/*
+	 * where the workqueue counts came from (the kernel's counters, our BPF
+	 * programs, the kernel's hists, every event streamed, or none) and the
+	 * wait times (the same but the counters)
+	 */
 	json_object_object_add(doc, "counters", e->counters ? json_object_new_string(e->counters) : NULL);
+	json_object_object_add(doc, "times", e->times ? json_object_new_string(e->times) : NULL);
 	/* what --compare needs to run the same experiment again */
 	json_object_object_add(spec, "set", jstrv(e->sets, e->nsets));
 	json_object_object_add(spec, "profile", e->profiles ? json_object_new_string(e->profiles) : NULL);
@@ -1403,6 +1446,11 @@ int wq_exp_start(struct wq_exp *e)
 			wq_log(e->ctx, WQ_LOG_INFO, "experiment: BPF: %s; counting through the tracepoints", why);
 			e->kbpf = NULL;
 		}
+		/* the counts from the kernel's counters where it has them: whole however many runs the kernel skipped */
+		if (e->kbpf && wq_kcount_open(e->ctx, &e->kc, why, sizeof(why)) < 0) {
+			wq_log(e->ctx, WQ_LOG_INFO, "experiment: counts from BPF too: the kernel's counters: %s", why);
+			e->kc = NULL;
+		}
 		if (e->kbpf) {
 			/* what killed runs of the tracefs backends left goes, as they would remove it */
 			wq_trace_tidy(e->ctx);
@@ -1416,7 +1464,8 @@ int wq_exp_start(struct wq_exp *e)
 			wq_log(e->ctx, WQ_LOG_WARNING, "experiment: no workqueue counters: %s", why);
 			e->trace = NULL;
 		}
-		e->counters = e->kbpf ? "bpf" : e->khist ? "kernel" : e->trace ? "stream" : NULL;
+		e->times = e->kbpf ? "bpf" : e->khist ? "kernel" : e->trace ? "stream" : NULL;
+		e->counters = e->kc ? "counters" : e->times;
 	}
 	return 0;
 }
@@ -1442,6 +1491,10 @@ int wq_exp_finish(struct wq_exp *e)
 	e->kbpf = NULL;
 	free(e->kbase);
 	e->kbase = NULL;
+	wq_kcount_free(e->kc);
+	e->kc = NULL;
+	free(e->kcbase);
+	e->kcbase = NULL;
 	return r;
 }
 
@@ -1502,5 +1555,7 @@ void wq_exp_free(struct wq_exp *e)
 		wq_khist_close(e->khist);
 	wq_kbpf_free(e->kbpf);
 	free(e->kbase);
+	wq_kcount_free(e->kc);
+	free(e->kcbase);
 	memset(e, 0, sizeof(*e));
 }

@@ -17,6 +17,7 @@
 #include "../util/cancel.h"
 #include "expfile.h"
 #include "kbpf.h"
+#include "kcount.h"
 #include "khist.h"
 #include "metric.h"
 #include "stats.h"
@@ -141,7 +142,16 @@ struct wq_exp {
 	struct wq_kbpf_row *kbase; /* the read before this run */
 	size_t nkbase;
 	struct wq_kbpf_lost kbase_lost;
-	const char *counters; /* "bpf", "kernel" or "stream" once one opened (kept after wq_exp_finish), else NULL */
+	/* with bpf: the counts from the kernel's own counters where it has them, read before and after each run */
+	struct wq_kcount *kc;
+	struct wq_kcount_row *kcbase;
+	size_t nkcbase;
+	/*
+	 * where the counts came from ("counters", "bpf", "kernel" or "stream")
+	 * and the times ("bpf", "kernel", "stream"), once opened (kept after
+	 * wq_exp_finish), else NULL
+	 */
+	const char *counters, *times;
 	pid_t orphan; /* the workload a signal interrupted, ended after the restore */
 	bool warned_lingering;
 };

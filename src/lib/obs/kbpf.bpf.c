@@ -102,15 +102,16 @@ static void count_failed(long err)
 	__u64 *v = bpf_map_lookup_elem(&lost, &what);
 
 	if (v)
-		(*v)++;
+		__sync_fetch_and_add(v, 1);
 }
 
+/* A loss of another kind. Both add atomically: a program preempted on this CPU (7.x) may be adding too. */
 static void count_lost(__u32 what)
 {
 	__u64 *v = bpf_map_lookup_elem(&lost, &what);
 
 	if (v)
-		(*v)++;
+		__sync_fetch_and_add(v, 1);
 }
 
 /* This CPU's counters for a name, made on first use. */
@@ -192,7 +193,6 @@ int BPF_PROG(wq_queue, int req_cpu, struct pool_workqueue *pwq, struct work_stru
 	struct kbpf_val *v;
 	struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
 	__u64 *last;
-
 	long err;
 
 	if (bpf_probe_read_kernel_str(it.key.name, sizeof(it.key.name), &wq->name) <= 0)

@@ -48,6 +48,7 @@ struct wq_kbpf {
 	const struct wq_libbpf *lb;
 	struct bpf_object *obj;
 	struct bpf_link *link[NPROGS];
+	int prog_fd[NPROGS];
 	int stats_fd, lost_fd;
 	int ncpus;
 	struct kbpf_val *vals; /* one lookup's per-CPU values */
@@ -138,6 +139,7 @@ int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t why
 		goto fail;
 	}
 	while ((p = k->lb->bpf_object__next_program(k->obj, p)) && i < NPROGS) {
+		k->prog_fd[i] = k->lb->bpf_program__fd(p);
 		if (!(k->link[i] = k->lb->bpf_program__attach(p))) {
 			r = -errno;
 			k->link[i] = NULL;
@@ -240,6 +242,15 @@ int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct
 				*to += l[c];
 	}
 	free(l);
+	/* what the kernel did not run our programs for: it counts that per program */
+	for (int i = 0; i < NPROGS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (k->lb->bpf_obj_get_info_by_fd(k->prog_fd[i], &info, &len) == 0)
+			lost->skipped += info.recursion_misses;
+	}
 	if (cnt)
 		qsort(v, cnt, sizeof(*v), cmp_rows);
 	*rows = v;
@@ -252,43 +263,20 @@ nomem:
 	return -ENOMEM;
 }
 
-static const struct wq_kbpf_row *find_row(const struct wq_kbpf_row *v, size_t n, const char *name)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(v[mid].name, name);
-
-		if (c == 0)
-			return &v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static uint64_t grown(uint64_t c, uint64_t b)
-{
-	return c >= b ? c - b : 0;
-}
-
 /* The nearest-rank p-th percentile of the times that fell into the buckets from b to c: its bucket's top, ns; -1 for none. */
 static int64_t percentile(const uint64_t *c, const uint64_t *b, double p)
 {
 	uint64_t n = 0, rank, seen = 0;
 
 	for (int k = 0; k < WQ_KBPF_BUCKETS; k++)
-		n += grown(c[k], b[k]);
+		n += wq_mon_grown(c[k], b[k]);
 	if (!n)
 		return -1;
 	rank = (uint64_t)((double)n * p / 100.0);
 	if ((double)rank < (double)n * p / 100.0 || rank == 0)
 		rank++;
 	for (int k = 0; k < WQ_KBPF_BUCKETS; k++) {
-		seen += grown(c[k], b[k]);
+		seen += wq_mon_grown(c[k], b[k]);
 		if (seen >= rank)
 			return k < 63 ? (int64_t)1 << k : INT64_MAX;
 	}
@@ -307,28 +295,28 @@ int wq_kbpf_rows(const struct wq_kbpf_row *base, size_t nbase, const struct wq_k
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < ncur; i++) {
-		const struct wq_kbpf_row *c = &cur[i], *b = base ? find_row(base, nbase, c->name) : NULL;
+		const struct wq_kbpf_row *c = &cur[i], *b = wq_mon_by_name(base, nbase, sizeof(*base), c->name);
 		struct wq_mon_row *r = &v[k];
 
 		if (!b)
 			b = &zero;
 		r->name = c->name;
-		r->queued = grown(c->queued, b->queued);
-		r->started = grown(c->started, b->started);
-		r->done = grown(c->done, b->done);
-		r->throttled = grown(c->throttled, b->throttled);
+		r->queued = wq_mon_grown(c->queued, b->queued);
+		r->started = wq_mon_grown(c->started, b->started);
+		r->done = wq_mon_grown(c->done, b->done);
+		r->throttled = wq_mon_grown(c->throttled, b->throttled);
 		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
 		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
-		r->pending = (long)grown(c->queued, c->activated);
-		r->inflight = (long)grown(c->started, c->done);
+		r->pending = (long)wq_mon_grown(c->queued, c->activated);
+		r->inflight = (long)wq_mon_grown(c->started, c->done);
 		r->wait_p50 = percentile(c->wait, b->wait, 50);
 		r->wait_p99 = percentile(c->wait, b->wait, 99);
 		r->run_p50 = percentile(c->run, b->run, 50);
 		r->run_p99 = percentile(c->run, b->run, 99);
-		r->wait_sum = (double)grown(c->wait_sum, b->wait_sum);
-		r->run_sum = (double)grown(c->run_sum, b->run_sum);
-		r->wait_count = grown(c->wait_count, b->wait_count);
-		r->run_count = grown(c->run_count, b->run_count);
+		r->wait_sum = (double)wq_mon_grown(c->wait_sum, b->wait_sum);
+		r->run_sum = (double)wq_mon_grown(c->run_sum, b->run_sum);
+		r->wait_count = wq_mon_grown(c->wait_count, b->wait_count);
+		r->run_count = wq_mon_grown(c->run_count, b->run_count);
 		if (r->queued || r->started || r->done || r->pending || r->inflight)
 			k++;
 		else

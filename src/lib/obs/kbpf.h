@@ -40,11 +40,17 @@ struct wq_kbpf_lost {
 	uint64_t busy; /* work items: the map was busy on that CPU (an interrupt queued work during our program) */
 	uint64_t names; /* events of a workqueue name the name map had no room for */
 	uint64_t unseen; /* starts and ends not counted: the queueing not seen, the worker not readable */
+	/*
+	 * runs of our programs the kernel skipped: one of them was running on
+	 * that CPU already, interrupted or (where tracepoints are preemptible,
+	 * 7.x) preempted; its per-program recursion_misses
+	 */
+	uint64_t skipped;
 };
 
 static inline uint64_t wq_kbpf_lost_total(const struct wq_kbpf_lost *l)
 {
-	return l->full + l->busy + l->names + l->unseen;
+	return l->full + l->busy + l->names + l->unseen + l->skipped;
 }
 
 struct wq_kbpf;

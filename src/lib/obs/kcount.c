@@ -488,3 +488,51 @@ void wq_kcount_free(struct wq_kcount *k)
 	free(k->seg);
 	free(k);
 }
+
+int wq_kcount_rows(const struct wq_kcount_row *base, size_t nbase, const struct wq_kcount_row *cur, size_t ncur,
+		   double seconds, struct wq_mon_row **rows, size_t *n)
+{
+	static const struct wq_kcount_row zero;
+	struct wq_mon_row *v = calloc(ncur + 1, sizeof(*v));
+	size_t k = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ncur; i++) {
+		const struct wq_kcount_row *c = &cur[i], *b = wq_mon_by_name(base, nbase, sizeof(*base), c->name);
+		struct wq_mon_row *r = &v[k];
+		long executing = (long)wq_mon_grown(c->stat[WQ_KS_STARTED], c->stat[WQ_KS_COMPLETED]);
+		long flight_before = b ? b->nr_in_flight : 0, queued;
+
+		if (!b)
+			b = &zero;
+		r->name = c->name;
+		r->started = wq_mon_grown(c->stat[WQ_KS_STARTED], b->stat[WQ_KS_STARTED]);
+		r->done = wq_mon_grown(c->stat[WQ_KS_COMPLETED], b->stat[WQ_KS_COMPLETED]);
+		/* what was queued went into flight; what left it was done: queued = done + its growth (which may be < 0) */
+		queued = (long)r->done + (c->nr_in_flight - flight_before);
+		r->queued = queued > 0 ? (unsigned long)queued : 0;
+		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
+		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
+		r->inflight = executing;
+		r->pending = c->nr_in_flight > executing ? c->nr_in_flight - executing : 0;
+		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+		r->cpu_us = wq_mon_grown(c->stat[WQ_KS_CPU_TIME], b->stat[WQ_KS_CPU_TIME]);
+		r->cpu_intensive = wq_mon_grown(c->stat[WQ_KS_CPU_INTENSIVE], b->stat[WQ_KS_CPU_INTENSIVE]);
+		r->cm_wakeup = wq_mon_grown(c->stat[WQ_KS_CM_WAKEUP], b->stat[WQ_KS_CM_WAKEUP]);
+		r->repatriated = wq_mon_grown(c->stat[WQ_KS_REPATRIATED], b->stat[WQ_KS_REPATRIATED]);
+		r->mayday = wq_mon_grown(c->stat[WQ_KS_MAYDAY], b->stat[WQ_KS_MAYDAY]);
+		r->rescued = wq_mon_grown(c->stat[WQ_KS_RESCUED], b->stat[WQ_KS_RESCUED]);
+		/* as the other backends: a workqueue that did something, or holds items now */
+		if (r->queued || r->started || r->done || r->inflight || r->pending || r->cpu_us || r->mayday ||
+		    r->rescued)
+			k++;
+		else
+			memset(r, 0, sizeof(*r));
+	}
+	*rows = v;
+	*n = k;
+	return 0;
+}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../core/ctx.h"
+#include "monitor.h"
 
 /* The counters of enum pool_workqueue_stats, in wq_monitor.py's order. */
 enum wq_kstat {
@@ -66,6 +67,18 @@ bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s);
  * times; then -EAGAIN with why. Other failures -errno with why.
  */
 int wq_kcount_read(struct wq_kcount *k, struct wq_kcount_row **rows, size_t *n, char *why, size_t whysz);
+/*
+ * What the counters did from base to cur (two reads, base possibly none)
+ * over seconds, as monitor's rows: started and done from STARTED and
+ * COMPLETED; queued as done plus the growth (or less the fall) of the
+ * items in flight; INFLIGHT the items started and not completed, PENDING
+ * the rest of those in flight, both as of cur; CPU time and the other
+ * counters' growth; no times (-1). Rows (malloc'ed, *rows; names point
+ * into cur; sorted by name) of the workqueues that did something or hold
+ * items now. 0 or -ENOMEM.
+ */
+int wq_kcount_rows(const struct wq_kcount_row *base, size_t nbase, const struct wq_kcount_row *cur, size_t ncur,
+		   double seconds, struct wq_mon_row **rows, size_t *n);
 void wq_kcount_free(struct wq_kcount *k);
 
 #endif

@@ -401,3 +401,44 @@ int wq_mon_summary(struct wq_mon *m, double seconds, const struct wq_mon_row **r
 	*n = cnt;
 	return 0;
 }
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, elem);
+}
+
+const void *wq_mon_by_name(const void *v, size_t n, size_t sz, const char *name)
+{
+	return v && n ? bsearch(name, v, n, sz, cmp_name) : NULL;
+}
+
+void wq_mon_times_into(struct wq_mon_row *rows, size_t n, const struct wq_mon_row *times, size_t ntimes)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct wq_mon_row *r = &rows[i];
+		int c = 1;
+
+		while (j < ntimes && (c = strcmp(times[j].name, r->name)) < 0)
+			j++;
+		if (j < ntimes && c == 0) {
+			const struct wq_mon_row *t = &times[j];
+
+			r->throttled = t->throttled;
+			r->wait_p50 = t->wait_p50;
+			r->wait_p99 = t->wait_p99;
+			r->run_p50 = t->run_p50;
+			r->run_p99 = t->run_p99;
+			r->wait_sum = t->wait_sum;
+			r->run_sum = t->run_sum;
+			r->wait_count = t->wait_count;
+			r->run_count = t->run_count;
+		} else {
+			r->throttled = 0;
+			r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
+			r->wait_sum = r->run_sum = 0;
+			r->wait_count = r->run_count = 0;
+		}
+	}
+}

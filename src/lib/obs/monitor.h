@@ -41,6 +41,26 @@ struct wq_mon_row {
 	uint64_t cpu_us, cpu_intensive, cm_wakeup, repatriated, mayday, rescued;
 };
 
+/* A cumulative counter's growth from b to c; 0 when it fell (what kept it was released since). */
+static inline uint64_t wq_mon_grown(uint64_t c, uint64_t b)
+{
+	return c >= b ? c - b : 0;
+}
+
+/*
+ * The element named name among n of size sz sorted by name, whose first
+ * member is the name as a char array (the counters' and our BPF programs'
+ * reads); NULL when there is none.
+ */
+const void *wq_mon_by_name(const void *v, size_t n, size_t sz, const char *name);
+
+/*
+ * rows (the kernel's counters' counts, sorted by name) take their wait and
+ * run times and held-back count from times (our BPF programs', sorted by
+ * name) for the same workqueue; a row times lack keeps none (-1).
+ */
+void wq_mon_times_into(struct wq_mon_row *rows, size_t n, const struct wq_mon_row *times, size_t ntimes);
+
 struct wq_mon *wq_mon_new(void);
 void wq_mon_free(struct wq_mon *m);
 /*

@@ -50,6 +50,7 @@ struct wq_sampler {
 	struct wq_kbpf_row *bfirst, *bprev;
 	size_t nbfirst, nbprev;
 	struct wq_kbpf_lost blost;
+	struct wq_mon_row *brows; /* the rows made of them */
 	enum wq_sampler_backend backend; /* as resolved by wq_sampler_open */
 };
 
@@ -131,8 +132,17 @@ static enum wq_sampler_backend resolve(struct wq_sampler *s, enum wq_sampler_bac
 			return WQ_SAMPLER_COUNTERS;
 		wq_log(s->ctx, WQ_LOG_INFO, "monitor: the kernel's counters: %s", why);
 	}
-	if (open_bpf(s, why, sizeof(why)) == 0)
+	if (open_bpf(s, why, sizeof(why)) == 0) {
+		/*
+		 * the counts from the kernel's counters where it has them: exact
+		 * also where the kernel skips our programs (it does not run one
+		 * while it runs on that CPU already, and 7.x's tracepoints are
+		 * preemptible); the times and the held-back count from BPF
+		 */
+		if (backend != WQ_SAMPLER_AUTO_COUNTS && open_counters(s, why, sizeof(why)) < 0)
+			wq_log(s->ctx, WQ_LOG_INFO, "monitor: counts from BPF too: the kernel's counters: %s", why);
 		return WQ_SAMPLER_BPF;
+	}
 	wq_log(s->ctx, WQ_LOG_INFO, "monitor: BPF: %s; counting through the tracepoints", why);
 	if (backend == WQ_SAMPLER_AUTO_COUNTS)
 		return wq_khist_available(s->ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
@@ -214,80 +224,18 @@ static int read_khist(struct wq_sampler *s, struct wq_sample *out, unsigned long
 	return r;
 }
 
-static const struct wq_kcount_row *kc_find(const struct wq_kcount_row *v, size_t n, const char *name)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(v[mid].name, name);
-
-		if (c == 0)
-			return &v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* A counter's growth from b to c; a pwq released since takes its counts along: no growth then. */
-static uint64_t grown(uint64_t c, uint64_t b)
-{
-	return c >= b ? c - b : 0;
-}
-
-/*
- * Rows of what the counters did from base to cur over seconds: started and
- * done from STARTED and COMPLETED, queued as done plus the growth (or
- * less the fall) of the items in flight, INFLIGHT the items started and
- * not completed, PENDING
- * the rest of those in flight. Names point into cur.
- */
+/* The counters' rows from base to cur over seconds (obs/kcount.c), the sampler's until the next. */
 static int kc_rows(struct wq_sampler *s, const struct wq_kcount_row *base, size_t nbase,
 		   const struct wq_kcount_row *cur, size_t ncur, double seconds, struct wq_sample *out)
 {
-	size_t n = 0;
+	struct wq_mon_row *rows;
+	int r = wq_kcount_rows(base, nbase, cur, ncur, seconds, &rows, &out->n);
 
+	if (r < 0)
+		return r;
 	free(s->krows);
-	if (!(s->krows = calloc(ncur + 1, sizeof(*s->krows))))
-		return -ENOMEM;
-	for (size_t i = 0; i < ncur; i++) {
-		const struct wq_kcount_row *c = &cur[i], *b = kc_find(base, nbase, c->name);
-		static const struct wq_kcount_row zero;
-		struct wq_mon_row *r = &s->krows[n];
-		long executing = (long)grown(c->stat[WQ_KS_STARTED], c->stat[WQ_KS_COMPLETED]);
-		long flight_before = b ? b->nr_in_flight : 0, queued;
-
-		if (!b)
-			b = &zero;
-		r->name = c->name;
-		r->started = grown(c->stat[WQ_KS_STARTED], b->stat[WQ_KS_STARTED]);
-		r->done = grown(c->stat[WQ_KS_COMPLETED], b->stat[WQ_KS_COMPLETED]);
-		/* what was queued went into flight; what left it was done: queued = done + its growth (which may be < 0) */
-		queued = (long)r->done + (c->nr_in_flight - flight_before);
-		r->queued = queued > 0 ? (unsigned long)queued : 0;
-		r->queued_ps = seconds > 0 ? (double)r->queued / seconds : 0;
-		r->started_ps = seconds > 0 ? (double)r->started / seconds : 0;
-		r->inflight = executing;
-		r->pending = c->nr_in_flight > executing ? c->nr_in_flight - executing : 0;
-		r->wait_p50 = r->wait_p99 = r->run_p50 = r->run_p99 = -1;
-		r->cpu_us = grown(c->stat[WQ_KS_CPU_TIME], b->stat[WQ_KS_CPU_TIME]);
-		r->cpu_intensive = grown(c->stat[WQ_KS_CPU_INTENSIVE], b->stat[WQ_KS_CPU_INTENSIVE]);
-		r->cm_wakeup = grown(c->stat[WQ_KS_CM_WAKEUP], b->stat[WQ_KS_CM_WAKEUP]);
-		r->repatriated = grown(c->stat[WQ_KS_REPATRIATED], b->stat[WQ_KS_REPATRIATED]);
-		r->mayday = grown(c->stat[WQ_KS_MAYDAY], b->stat[WQ_KS_MAYDAY]);
-		r->rescued = grown(c->stat[WQ_KS_RESCUED], b->stat[WQ_KS_RESCUED]);
-		/* as the other backends: a workqueue that did something, or holds items now */
-		if (r->queued || r->started || r->done || r->inflight || r->pending || r->cpu_us || r->mayday ||
-		    r->rescued)
-			n++;
-		else
-			memset(r, 0, sizeof(*r));
-	}
-	out->rows = s->krows;
-	out->n = n;
+	s->krows = rows;
+	out->rows = rows;
 	out->kernel = out->counters = true;
 	return 0;
 }
@@ -320,8 +268,8 @@ static int kb_rows(struct wq_sampler *s, const struct wq_kbpf_row *base, size_t 
 
 	if (r < 0)
 		return r;
-	free(s->krows);
-	s->krows = rows;
+	free(s->brows);
+	s->brows = rows;
 	out->rows = rows;
 	return 0;
 }
@@ -350,6 +298,17 @@ static int read_kbpf(struct wq_sampler *s, struct wq_sample *out, unsigned long 
 	all.names -= was.names;
 	all.unseen -= was.unseen;
 	*lost = all.full + all.busy + all.names + all.unseen;
+	all.skipped -= was.skipped;
+	if (!s->kc) /* with the counters the counts are whole: the times are of fewer items */
+		*lost += all.skipped;
+	if (all.skipped)
+		wq_log(s->ctx, WQ_LOG_WARNING,
+		       "monitor: the kernel skipped our BPF programs %llu times (one was running on that CPU "
+		       "already, interrupted or preempted): %s",
+		       (unsigned long long)all.skipped,
+		       s->kc ? "THROTTLED and the wait and run times are of the other items; the counts are the "
+			       "kernel's own, whole"
+			     : "QUEUED, STARTED, DONE, THROTTLED, PENDING and INFLIGHT may be short by as many");
 	if (all.full || all.busy)
 		wq_log(s->ctx, WQ_LOG_WARNING,
 		       "monitor: %llu work items not counted as queued nor timed: our BPF maps were full (%llu; "
@@ -365,6 +324,26 @@ static int read_kbpf(struct wq_sampler *s, struct wq_sample *out, unsigned long 
 		wq_log(s->ctx, WQ_LOG_WARNING,
 		       "monitor: %llu events of workqueues beyond the first %d names not counted",
 		       (unsigned long long)all.names, WQ_KBPF_NAMES);
+	return r;
+}
+
+/*
+ * Counts from the kernel's counters, times and the held-back count from
+ * our BPF programs: rows of the one, with the other's figures for the
+ * same names.
+ */
+static int read_both(struct wq_sampler *s, struct wq_sample *out, unsigned long long *lost)
+{
+	struct wq_sample times = {.seconds = out->seconds};
+	int r = read_kbpf(s, &times, lost);
+
+	if (r == 0)
+		r = read_kcount(s, out);
+	if (r == 0) {
+		wq_mon_times_into(s->krows, out->n, times.rows, times.n);
+		out->kernel = out->counters =
+		    false; /* THROTTLED and the times are there; CPU_MS and the rest are not asked */
+	}
 	return r;
 }
 
@@ -397,10 +376,11 @@ int wq_sampler_next(struct wq_sampler *s, bool flush, struct wq_sample *out)
 		return 0;
 	s->next++;
 	out->seconds = wq_mono_now() - began;
-	r = s->kc      ? read_kcount(s, out)
-	    : s->kb    ? read_kbpf(s, out, &lost)
-	    : s->khist ? read_khist(s, out, &lost)
-		       : read_trace(s, flush, out, &lost);
+	r = s->kc && s->kb ? read_both(s, out, &lost)
+	    : s->kc	   ? read_kcount(s, out)
+	    : s->kb	   ? read_kbpf(s, out, &lost)
+	    : s->khist	   ? read_khist(s, out, &lost)
+			   : read_trace(s, flush, out, &lost);
 	if (r < 0)
 		return r;
 	s->lost += lost;
@@ -422,6 +402,16 @@ int wq_sampler_summary(struct wq_sampler *s, struct wq_sample *out)
 	if (s->khist) {
 		out->kernel = true;
 		return wq_khist_summary(s->khist, out->seconds, &out->rows, &out->n) == 0 ? 1 : -ENOMEM;
+	}
+	if (s->kc && s->kb) {
+		struct wq_sample times = {.seconds = out->seconds};
+
+		if (kb_rows(s, s->bfirst, s->nbfirst, s->bprev, s->nbprev, out->seconds, &times) < 0 ||
+		    kc_rows(s, s->kfirst, s->nfirst, s->kprev, s->nprev, out->seconds, out) < 0)
+			return -ENOMEM;
+		wq_mon_times_into(s->krows, out->n, times.rows, times.n);
+		out->kernel = out->counters = false;
+		return 1;
 	}
 	if (s->kc)
 		return kc_rows(s, s->kfirst, s->nfirst, s->kprev, s->nprev, out->seconds, out) == 0 ? 1 : -ENOMEM;
@@ -498,7 +488,7 @@ enum wq_sampler_backend wq_sampler_backend_used(const struct wq_sampler *s)
 
 bool wq_sampler_counter(const struct wq_sampler *s, enum wq_kstat ks)
 {
-	return s->kc && wq_kcount_has(s->kc, ks);
+	return s->backend == WQ_SAMPLER_COUNTERS && wq_kcount_has(s->kc, ks);
 }
 
 void wq_sampler_free(struct wq_sampler *s)
@@ -515,6 +505,7 @@ void wq_sampler_free(struct wq_sampler *s)
 	free(s->kfirst);
 	free(s->kprev);
 	free(s->krows);
+	free(s->brows);
 	wq_mon_free(s->mon);
 	free(s->lim);
 	free(s);

@@ -209,6 +209,8 @@ static bool load_bpf(struct wq_libbpf *l)
 	SYM(h, *l, bpf_object__next_program);
 	SYM(h, *l, bpf_program__attach);
 	SYM(h, *l, bpf_program__name);
+	SYM(h, *l, bpf_program__fd);
+	SYM(h, *l, bpf_obj_get_info_by_fd);
 	SYM(h, *l, bpf_link__destroy);
 	SYM(h, *l, bpf_object__find_map_by_name);
 	SYM(h, *l, bpf_map__fd);

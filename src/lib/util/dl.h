@@ -167,6 +167,8 @@ struct wq_libbpf {
 	WQ_FN(bpf_object__next_program);
 	WQ_FN(bpf_program__attach);
 	WQ_FN(bpf_program__name);
+	WQ_FN(bpf_program__fd);
+	WQ_FN(bpf_obj_get_info_by_fd);
 	WQ_FN(bpf_link__destroy);
 	WQ_FN(bpf_object__find_map_by_name);
 	WQ_FN(bpf_map__fd);
