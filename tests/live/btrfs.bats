@@ -4,6 +4,8 @@
 # set/get say what to change instead. Unmounted and detached whatever happens.
 # shellcheck source=../assert.bash
 source "$BATS_TEST_DIRNAME/../assert.bash"
+# shellcheck source=ready.bash
+source "$BATS_TEST_DIRNAME/ready.bash"
 
 T=/sys/kernel/tracing
 # wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
@@ -34,16 +36,8 @@ teardown_file() {
 	[ -n "$want" ] && [ "$want" -gt 0 ]
 	"$WQCTL" monitor -J -i 3 -c 1 -o NAME,QUEUED,MAX_ACTIVE,LIMIT 'btrfs-endio-write' >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	# counting, whichever backend auto took: its BPF programs attached (its first read 0.2 s after),
-	# the kernel's counters read (/proc/kcore open), or its streaming instance enabled
-	for _ in $(seq 100); do
-		if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link\|/proc/kcore'; then
-			sleep 0.2
-			break
-		fi
-		[ "$(cat "$T/instances/wqctl-monitor-${pid}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
+	# counting, whichever backend auto took
+	counting "$pid" || true
 	# data writes end in btrfs-endio-write work
 	for i in 1 2 3; do dd if=/dev/urandom of="$MNT/f$i" bs=1M count=8 conv=fsync status=none; done
 	wait "$pid"

@@ -7,6 +7,8 @@
 # happens.
 # shellcheck source=../assert.bash
 source "$BATS_TEST_DIRNAME/../assert.bash"
+# shellcheck source=ready.bash
+source "$BATS_TEST_DIRNAME/ready.bash"
 
 WB=/sys/devices/virtual/workqueue/writeback
 # wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
@@ -81,15 +83,7 @@ scrape() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 	echo 1 >"$oracle/tracing_on"
 	"$WQCTL" metrics --sample 3 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
-	# counting: its BPF programs attached (its first read 0.2 s after), or its streaming instance enabled
-	for _ in $(seq 100); do
-		if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link'; then
-			sleep 0.2
-			break
-		fi
-		[ "$(cat "$T/instances/wqctl-monitor-${pid}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
+	counting "$pid" || true
 	# dirty data, then sync: the flusher queues writeback work
 	for i in 1 2 3; do
 		dd if=/dev/urandom of="$BATS_TEST_TMPDIR/f$i" bs=1M count=4 status=none

@@ -6,6 +6,8 @@
 bats_require_minimum_version 1.5.0
 # shellcheck source=../assert.bash
 source "$BATS_TEST_DIRNAME/../assert.bash"
+# shellcheck source=ready.bash
+source "$BATS_TEST_DIRNAME/ready.bash"
 
 T=/sys/kernel/tracing
 # wqctl names its tracefs instances PID_NS (NS: the inode of the PID namespace)
@@ -39,20 +41,9 @@ teardown_file() {
 	true
 }
 
-# wait until monitor PID counts, whichever backend auto took: its BPF programs
-# attached (and its first read done, 0.2 s after), or its instance with the last
-# of its events enabled
+# wait until monitor PID counts, whichever backend auto took (ready.bash)
 ready() {
-	local _
-	for _ in $(seq 100); do
-		if ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:bpf_link'; then
-			sleep 0.2
-			return 0
-		fi
-		[ "$(cat "$T/instances/wqctl-monitor-${1}_$NS/events/workqueue/workqueue_execute_end/enable" 2>/dev/null)" = 1 ] && return 0
-		sleep 0.05
-	done
-	return 1
+	counting "$1"
 }
 
 # wait until monitor PID (--backend stream) traces: its instance exists with the last of its events enabled

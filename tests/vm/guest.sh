@@ -371,6 +371,38 @@ kcount_truth() {
 	echo "@@OUT kmon"
 	cat /tmp/kmon.txt /tmp/kmon.err
 	echo "@@OUT-END"
+	kstat_truth
+}
+
+# the counters only the kernel keeps, against what the probe's per-CPU
+# items did on the first CPU: 5 items one after the other, each spinning
+# past the kernel's CPU-intensive threshold by 30 ms (BUSY ms), then 4 at
+# once that each sleep 100 ms (one wakes a worker for the next while it
+# sleeps). monitor --backend counters sums them; the host judges.
+kstat_truth() {
+	local pid cpu thresh busy i
+	[ "$(counts_backend)" = counters ] || return 0
+	cpu=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
+	thresh=$(cat /sys/module/workqueue/parameters/cpu_intensive_thresh_us 2>/dev/null)
+	[ -n "$thresh" ] && [ "$thresh" -le 500000 ] || { echo "@@KSTAT error=thresh:${thresh:-none}"; return; }
+	busy=$((thresh / 1000 + 30))
+	wqctl monitor wqprobe_pcpu --backend counters -r -i 1 \
+		-o NAME,STARTED,DONE,CPU_MS,CPU_INTENSIVE,CM_WAKEUP >/tmp/kstat.txt 2>/tmp/kstat.err &
+	pid=$!
+	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
+	sleep 0.5
+	for i in 1 2 3 4 5; do
+		echo "1 $cpu 0 $busy" >$P/pcpu # waits for the item before (the write flushes the workqueue first)
+	done
+	echo "4 $cpu 100 0" >$P/pcpu # flushes the last busy item, then queues the 4
+	poll 100 [ "$(cat $P/pcpu)" = "queued 4 done 4" ]
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	echo "@@KSTAT rc=$? cpu=$cpu thresh_us=$thresh busy_ms=$busy busy_items=5 sleep_items=4 pcpu=$(tr ' ' , <$P/pcpu)"
+	echo "@@OUT kstat"
+	cat /tmp/kstat.txt /tmp/kstat.err
+	echo "@@OUT-END"
 }
 
 # experiment (issue 16): the probe's workqueue with max_active 1 against 64,

@@ -501,6 +501,12 @@ for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 						"$kmon" "sums: queued $sq started $ss done $sd pending max $mp inflight max $mf" "$(tail -3 <<<"$out")"
 			fi
 		fi
+		# the counters only the kernel keeps (CPU time, CPU-intensive, CM wake-ups) against the probe's per-CPU items
+		if grep -q '^@@KSTAT ' "$log.txt"; then
+			"$here/kstattruth.sh" "$log.txt" "$tag" "$n" >"$cache/kstat.tap"
+			cat "$cache/kstat.tap"
+			n=$((n + $(grep -c '^\(not \)\?ok ' "$cache/kstat.tap")))
+		fi
 		# experiment against the probe's known timing and fio's own reports
 		if grep -q '^@@EXP ' "$log.txt"; then
 			"$here/exptruth.sh" "$log.txt" "$tag" "$n" >"$cache/exp.tap"

@@ -341,8 +341,8 @@ static int read_both(struct wq_sampler *s, struct wq_sample *out, unsigned long 
 		r = read_kcount(s, out);
 	if (r == 0) {
 		wq_mon_times_into(s->krows, out->n, times.rows, times.n);
-		out->kernel = out->counters =
-		    false; /* THROTTLED and the times are there; CPU_MS and the rest are not asked */
+		/* THROTTLED and the times are there; CPU_MS and the rest are not asked */
+		out->kernel = out->counters = false;
 	}
 	return r;
 }

@@ -19,11 +19,13 @@
  *               "node N peak P" line per node that queued work
  *   release     write anything: open the gate, wait for every item
  *   destroy     write anything: destroy the workqueue
- *   pcpu        write "K CPULIST SLEEP_MS": queue K items on each CPU of
- *               CPULIST to the per-CPU workqueue "wqprobe_pcpu" with
+ *   pcpu        write "K CPULIST SLEEP_MS [BUSY_MS]": queue K items on each
+ *               CPU of CPULIST to the per-CPU workqueue "wqprobe_pcpu" with
  *               queue_work_on() (they run there, whatever any cpumask
- *               says); each runs probe_pcpu_fn for SLEEP_MS; read: "queued
- *               Q done D" (the isolation audit's ground truth)
+ *               says); each runs probe_pcpu_fn: it spins BUSY_MS (mdelay,
+ *               never sleeping: the kernel's CPU-intensive case), then
+ *               sleeps SLEEP_MS; read: "queued Q done D" (the isolation
+ *               audit's ground truth, and the kernel's counters')
  *   flood       write "RATE MSECS [SPLIT]": queue short items (each only counts
  *               itself) to the unbound workqueue "wqflood" at RATE a
  *               second, 0 as fast as the writing CPU can, for MSECS, then
@@ -70,7 +72,7 @@ static struct kobject *probe_kobj;
 /* the per-CPU side (pcpu) */
 static struct workqueue_struct *pcpu_wq;
 static struct work_struct *pcpu_items;
-static unsigned int pcpu_sleep_ms;
+static unsigned int pcpu_sleep_ms, pcpu_busy_ms;
 static atomic_t pcpu_queued, pcpu_done;
 
 /* the flood side */
@@ -232,18 +234,23 @@ out:
 
 static void probe_pcpu_fn(struct work_struct *work)
 {
-	msleep(READ_ONCE(pcpu_sleep_ms));
+	unsigned int busy = READ_ONCE(pcpu_busy_ms), sleep = READ_ONCE(pcpu_sleep_ms);
+
+	while (busy--)
+		mdelay(1);
+	if (sleep)
+		msleep(sleep);
 	atomic_inc(&pcpu_done);
 }
 
 static ssize_t pcpu_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
 {
-	unsigned int per_cpu, smsec = 0;
+	unsigned int per_cpu, smsec = 0, bmsec = 0;
 	char list[256];
 	cpumask_var_t cpus;
 	int cpu, i = 0, total, ret;
 
-	if (sscanf(buf, "%u %255s %u", &per_cpu, list, &smsec) < 2)
+	if (sscanf(buf, "%u %255s %u %u", &per_cpu, list, &smsec, &bmsec) < 2 || bmsec > 1000)
 		return -EINVAL;
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
@@ -266,6 +273,7 @@ static ssize_t pcpu_store(struct kobject *k, struct kobj_attribute *a, const cha
 	atomic_set(&pcpu_queued, 0);
 	atomic_set(&pcpu_done, 0);
 	WRITE_ONCE(pcpu_sleep_ms, smsec);
+	WRITE_ONCE(pcpu_busy_ms, bmsec);
 	while (i < total) {
 		for_each_cpu(cpu, cpus) {
 			INIT_WORK(&pcpu_items[i], probe_pcpu_fn);

@@ -1,0 +1,55 @@
+#!/bin/bash
+# The counters only the kernel keeps (CPU time, CPU-intensive, CM wake-ups),
+# as monitor --backend counters sums them, against what the probe's per-CPU
+# items did (tests/vm/guest.sh kstat_truth): BUSY_ITEMS items one after the
+# other on one CPU, each spinning BUSY_MS (30 ms past the kernel's
+# CPU-intensive threshold) without sleeping, then SLEEP_ITEMS items at once
+# that each sleep 100 ms. Expected figures from the kernel's source (doc/kernel.md §8.3):
+# - STARTED = DONE = every item;
+# - CPU_INTENSIVE = BUSY_ITEMS: a tick past the threshold marks a running
+#   item of a concurrency-managed pool once (it then stops counting), and
+#   the sleeping items run far below it;
+# - CPU_MS: a tick adds one tick's time to the item it lands in, so the
+#   busy items make BUSY_ITEMS x BUSY_MS, give or take a tick (10 ms at
+#   most) each and one for each sleeping item; TCG may lose ticks on a
+#   busy host, so at least half of that;
+# - CM_WAKEUP: a worker going to sleep (or marked CPU-intensive) with work
+#   pending wakes an idle one and counts it on its pwq; the first sleeping
+#   item sleeps with the other three pending and an idle worker there (a
+#   worker makes sure of one before it runs an item): at least 1, and at
+#   most one for each item (9).
+#   kstattruth.sh GUEST_LOG TAG N   prints TAP numbered from N+1
+set -uo pipefail
+log=$1 tag=$2 n=$3
+ok() { n=$((n + 1)); echo "ok $n - $tag: $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $tag: $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+line=$(grep '^@@KSTAT ' "$log" | head -1)
+[ -n "$line" ] || exit 0
+f() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $line"; }
+if [ -n "$(f error)" ]; then
+	notok "the kernel's CPU counters against the probe ran" "$line"
+	exit 0
+fi
+out=$(awk '$0 == "@@OUT kstat" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+# NAME STARTED DONE CPU_MS CPU_INTENSIVE CM_WAKEUP, one line per interval
+read -r st dn ms ci cm <<<"$(awk '$1 == "wqprobe_pcpu" { s += $2; d += $3; m += $4; i += $5; w += $6 }
+	END { printf "%d %d %.1f %d %d", s, d, m, i, w }' <<<"$out")"
+bi=$(f busy_items) si=$(f sleep_items) busy=$(f busy_ms)
+all=$((bi + si))
+if [ "$(f rc)" != 0 ] || [ "$(f pcpu)" != "queued,$si,done,$si" ]; then
+	notok "monitor --backend counters over the probe's per-CPU items exits 0, every item done" "$line" "$(tail -3 <<<"$out")"
+	exit 0
+fi
+[ "$st" = "$all" ] && [ "$dn" = "$all" ] &&
+	ok "per-CPU items: monitor --backend counters STARTED $st, DONE $dn = the probe's $bi + $si" ||
+	notok "per-CPU items: STARTED = DONE = the probe's $all" "started $st done $dn" "$out"
+[ "$ci" = "$bi" ] &&
+	ok "CPU_INTENSIVE $ci = the $bi items that spun ${busy} ms, past the kernel's threshold of $(f thresh_us) us" ||
+	notok "CPU_INTENSIVE = the $bi items that spun past the threshold" "CPU_INTENSIVE $ci" "$line" "$out"
+lo=$((bi * busy / 2)) hi=$((bi * (busy + 10) + si * 10))
+awk -v m="$ms" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(m >= lo && m <= hi) }' &&
+	ok "CPU_MS $ms within $lo..$hi ($bi items x ${busy} ms spun, a tick each way)" ||
+	notok "CPU_MS within $lo..$hi ($bi x ${busy} ms)" "CPU_MS $ms" "$out"
+[ "$cm" -ge 1 ] && [ "$cm" -le "$all" ] &&
+	ok "CM_WAKEUP $cm: at least the first sleeper's wake-up of a worker for the 3 behind it, at most one an item ($all)" ||
+	notok "CM_WAKEUP within 1..$all" "CM_WAKEUP $cm" "$out"
