@@ -339,9 +339,9 @@ static int sample_window(struct cli *cli, FILE *f, double seconds)
 
 	/* a signal must not leave the tracing instance behind */
 	wq_cancel_arm(&cancel);
-	/* monitor's auto for wait and run times (the sample has them) and the held-back count (from the stream only) */
-	r = wq_sampler_open(cli->ctx, &cancel, wq_sampler_auto(cli->ctx, true, false), WQ_TRACE_BUFFER_KB, seconds,
-			    NULL, 0, &sm, why, sizeof(why));
+	/* monitor's auto for wait and run times (the sample has them), with the held-back count where it is counted */
+	r = wq_sampler_open(cli->ctx, &cancel, cli->ctx ? WQ_SAMPLER_AUTO_TIMES_HELD : WQ_SAMPLER_STREAM,
+			    WQ_TRACE_BUFFER_KB, seconds, NULL, 0, &sm, why, sizeof(why));
 	if (r < 0) {
 		cli_err(cli, "metrics: --sample: %s", why);
 		return EXIT_FAIL;

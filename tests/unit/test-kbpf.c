@@ -105,7 +105,7 @@ int main(void)
 
 	/* not on the live system: said, nothing loaded */
 	if (mkdtemp(tree) && wq_ctx_new(tree, "6.12.0", &ctx) == 0) {
-		r = wq_kbpf_open(ctx, &k, why, sizeof(why));
+		r = wq_kbpf_open(ctx, true, &k, why, sizeof(why));
 		ok(r == -ENOTSUP && !k && strstr(why, "live kernel only"), "under --sysroot: %s", why);
 		wq_ctx_free(ctx);
 		rmdir(tree);

@@ -1438,7 +1438,7 @@ int wq_exp_start(struct wq_exp *e)
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
 		char why[300];
 
-		if (e->bpf && wq_kbpf_open(e->ctx, &e->kbpf, why, sizeof(why)) < 0) {
+		if (e->bpf && wq_kbpf_open(e->ctx, true, &e->kbpf, why, sizeof(why)) < 0) {
 			if (e->bpf_only) {
 				wq_log(e->ctx, WQ_LOG_ERR, "experiment: --backend bpf: %s", why);
 				return -ENOTSUP;

@@ -52,6 +52,13 @@ struct {
 	__type(value, struct kbpf_val);
 } stats SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, KBPF_SPILL);
+	__type(key, struct kbpf_key);
+	__type(value, struct kbpf_counts);
+} spill SEC(".maps");
+
 /*
  * queued, not started: by work pointer. A plain hash, preallocated: an LRU
  * hash evicts live entries before it is full when one CPU adds and another
@@ -93,6 +100,7 @@ struct {
 } lost SEC(".maps");
 
 static const struct kbpf_val zero;
+static const struct kbpf_counts zero_counts;
 static const __u32 zero_key;
 
 /* A failed update of the item maps (-EBUSY: its bucket is locked on this CPU) counted by its reason. */
@@ -114,18 +122,30 @@ static void count_lost(__u32 what)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* This CPU's counters for a name, made on first use. */
-static struct kbpf_val *val_of(const struct kbpf_key *k)
+/*
+ * This CPU's counts for a name: in its row of the stats map (*v), made on
+ * first use, or where that row cannot be made now in the spill map (*v
+ * NULL: no times); NULL when neither has room.
+ */
+static struct kbpf_counts *counts_of(const struct kbpf_key *k, struct kbpf_val **v)
 {
-	struct kbpf_val *v = bpf_map_lookup_elem(&stats, k);
+	struct kbpf_counts *c;
 
-	if (v)
-		return v;
-	if (bpf_map_update_elem(&stats, k, &zero, BPF_NOEXIST) && bpf_map_lookup_elem(&stats, k) == NULL) {
-		count_lost(KBPF_LOST_NAMES);
-		return NULL;
+	*v = bpf_map_lookup_elem(&stats, k);
+	if (!*v) {
+		bpf_map_update_elem(&stats, k, &zero, BPF_NOEXIST);
+		*v = bpf_map_lookup_elem(&stats, k); /* made here, or by another CPU meanwhile */
 	}
-	return bpf_map_lookup_elem(&stats, k);
+	if (*v)
+		return &(*v)->c;
+	c = bpf_map_lookup_elem(&spill, k);
+	if (!c) {
+		bpf_map_update_elem(&spill, k, &zero_counts, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&spill, k);
+	}
+	if (!c)
+		count_lost(KBPF_LOST_NAMES);
+	return c;
 }
 
 /* One time into its log2 bucket of ns, the smallest K with t <= 2^K (at most 63: t is a u64), and its sum. */
@@ -191,6 +211,7 @@ int BPF_PROG(wq_queue, int req_cpu, struct pool_workqueue *pwq, struct work_stru
 	struct item it = {.ts = bpf_ktime_get_ns()};
 	__u64 w = (__u64)work;
 	struct kbpf_val *v;
+	struct kbpf_counts *c;
 	struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
 	__u64 *last;
 	long err;
@@ -204,8 +225,8 @@ int BPF_PROG(wq_queue, int req_cpu, struct pool_workqueue *pwq, struct work_stru
 		count_failed(err);
 		return 0;
 	}
-	if ((v = val_of(&it.key)))
-		v->queued++;
+	if ((c = counts_of(&it.key, &v)))
+		c->queued++;
 	return 0;
 }
 
@@ -216,14 +237,15 @@ int BPF_PROG(wq_activate, struct work_struct *work)
 	struct item *it = bpf_map_lookup_elem(&queued, &w);
 	__u64 *last = bpf_map_lookup_elem(&lastq, &zero_key);
 	struct kbpf_val *v;
+	struct kbpf_counts *c;
 	int now = last && *last == w;
 
 	if (last)
 		*last = 0;
-	if (it && (v = val_of(&it->key))) {
-		v->activated++;
+	if (it && (c = counts_of(&it->key, &v))) {
+		c->activated++;
 		if (!now)
-			v->throttled++;
+			c->throttled++;
 	}
 	return 0;
 }
@@ -235,6 +257,7 @@ int BPF_PROG(wq_start, struct work_struct *work)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct item *q = bpf_map_lookup_elem(&queued, &w), run = {.ts = now};
 	struct kbpf_val *v;
+	struct kbpf_counts *c;
 	__u64 wait = 0;
 	int timed = 0;
 	long err;
@@ -248,9 +271,9 @@ int BPF_PROG(wq_start, struct work_struct *work)
 		count_lost(KBPF_LOST_UNSEEN);
 		return 0;
 	}
-	if ((v = val_of(&run.key))) {
-		v->started++;
-		if (timed)
+	if ((c = counts_of(&run.key, &v))) {
+		c->started++;
+		if (timed && v)
 			add_time(v->wait, &v->wait_count, &v->wait_sum, wait);
 	}
 	if ((err = bpf_map_update_elem(&running, &tid, &run, BPF_ANY)))
@@ -265,19 +288,21 @@ int BPF_PROG(wq_end, struct work_struct *work)
 	struct item *r = bpf_map_lookup_elem(&running, &tid);
 	struct kbpf_key key = {}; /* a key is all its bytes: the name's tail is zeros */
 	struct kbpf_val *v;
+	struct kbpf_counts *c;
 	__u64 t;
 
 	if (r) {
 		t = bpf_ktime_get_ns() - r->ts;
 		key = r->key;
 		bpf_map_delete_elem(&running, &tid);
-		if ((v = val_of(&key))) {
-			v->done++;
-			add_time(v->run, &v->run_count, &v->run_sum, t);
+		if ((c = counts_of(&key, &v))) {
+			c->done++;
+			if (v)
+				add_time(v->run, &v->run_count, &v->run_sum, t);
 		}
 	} else if (current_wq(&key) == 0) {
-		if ((v = val_of(&key)))
-			v->done++;
+		if ((c = counts_of(&key, &v)))
+			c->done++;
 	} else
 		count_lost(KBPF_LOST_UNSEEN);
 	return 0;

@@ -38,9 +38,12 @@ __asm__(".section .rodata\n"
 	".quad .Lwq_kbpf_obj_end - wq_kbpf_obj\n"
 	".previous\n");
 
-_Static_assert(WQ_KBPF_BUCKETS == KBPF_BUCKETS && WQ_KBPF_NAMES == KBPF_NAMES && WQ_KBPF_ITEMS == KBPF_ITEMS,
+_Static_assert(WQ_KBPF_BUCKETS == KBPF_BUCKETS && WQ_KBPF_NAMES == KBPF_NAMES && WQ_KBPF_ITEMS == KBPF_ITEMS &&
+		   WQ_KBPF_SPILL == KBPF_SPILL,
 	       "kbpf.h and kbpf_shared.h agree");
 _Static_assert(sizeof(struct kbpf_val) % 8 == 0, "a per-CPU value is read at 8-byte strides");
+_Static_assert(sizeof(struct kbpf_counts) % 8 == 0 && sizeof(struct kbpf_counts) <= sizeof(struct kbpf_val),
+	       "the spill map's per-CPU counts are read into the buffer of the stats map's");
 
 #define NPROGS 4
 
@@ -49,7 +52,7 @@ struct wq_kbpf {
 	struct bpf_object *obj;
 	struct bpf_link *link[NPROGS];
 	int prog_fd[NPROGS];
-	int stats_fd, lost_fd;
+	int stats_fd, spill_fd, lost_fd;
 	int ncpus;
 	struct kbpf_val *vals; /* one lookup's per-CPU values */
 };
@@ -96,12 +99,12 @@ void wq_kbpf_free(struct wq_kbpf *k)
 	free(k);
 }
 
-int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t whysz)
+int wq_kbpf_open(struct wq_ctx *ctx, bool held, struct wq_kbpf **out, char *why, size_t whysz)
 {
 	struct wq_kbpf *k;
 	struct bpf_program *p = NULL;
 	struct bpf_map *m;
-	int r, i = 0;
+	int r, i = 0, attached = 0;
 
 	*out = NULL;
 	if (!wq_root_is_live(ctx->root)) {
@@ -118,7 +121,7 @@ int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t why
 	}
 	if (!(k = calloc(1, sizeof(*k))))
 		return -ENOMEM;
-	k->stats_fd = k->lost_fd = -1;
+	k->stats_fd = k->spill_fd = k->lost_fd = -1;
 	if (!(k->lb = wq_libbpf())) {
 		free(k);
 		snprintf(why, whysz, "libbpf cannot be loaded (the libbpf1 package)");
@@ -140,6 +143,11 @@ int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t why
 	}
 	while ((p = k->lb->bpf_object__next_program(k->obj, p)) && i < NPROGS) {
 		k->prog_fd[i] = k->lb->bpf_program__fd(p);
+		if (!held && streq(k->lb->bpf_program__name(p), "wq_activate")) {
+			i++;
+			continue;
+		}
+		attached++;
 		if (!(k->link[i] = k->lb->bpf_program__attach(p))) {
 			r = -errno;
 			k->link[i] = NULL;
@@ -151,10 +159,13 @@ int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t why
 	}
 	if ((m = k->lb->bpf_object__find_map_by_name(k->obj, "stats")))
 		k->stats_fd = k->lb->bpf_map__fd(m);
+	if ((m = k->lb->bpf_object__find_map_by_name(k->obj, "spill")))
+		k->spill_fd = k->lb->bpf_map__fd(m);
 	if ((m = k->lb->bpf_object__find_map_by_name(k->obj, "lost")))
 		k->lost_fd = k->lb->bpf_map__fd(m);
 	k->ncpus = k->lb->libbpf_num_possible_cpus();
-	if (i != NPROGS || k->stats_fd < 0 || k->lost_fd < 0 || k->ncpus <= 0) {
+	if (i != NPROGS || attached != NPROGS - !held || k->stats_fd < 0 || k->spill_fd < 0 || k->lost_fd < 0 ||
+	    k->ncpus <= 0) {
 		r = -EINVAL;
 		snprintf(why, whysz, "our BPF object is not as built (%d programs, %d CPUs)", i, k->ncpus);
 		goto fail;
@@ -182,11 +193,11 @@ static void sum_cpus(const struct wq_kbpf *k, struct wq_kbpf_row *r)
 	for (int c = 0; c < k->ncpus; c++) {
 		const struct kbpf_val *v = &k->vals[c];
 
-		r->queued += v->queued;
-		r->activated += v->activated;
-		r->throttled += v->throttled;
-		r->started += v->started;
-		r->done += v->done;
+		r->queued += v->c.queued;
+		r->activated += v->c.activated;
+		r->throttled += v->c.throttled;
+		r->started += v->c.started;
+		r->done += v->c.done;
 		r->wait_count += v->wait_count;
 		r->run_count += v->run_count;
 		r->wait_sum += v->wait_sum;
@@ -230,6 +241,40 @@ int wq_kbpf_read(struct wq_kbpf *k, struct wq_kbpf_row **rows, size_t *n, struct
 		v[cnt].name[sizeof(v[cnt].name) - 1] = '\0';
 		sum_cpus(k, &v[cnt]);
 		cnt++;
+	}
+	/* the counts of names whose rows could not be made at first: added to their rows, or rows of their own */
+	first = true;
+	while (k->lb->bpf_map_get_next_key(k->spill_fd, first ? NULL : &key, &next) == 0) {
+		struct kbpf_counts *sc = (struct kbpf_counts *)k->vals; /* as many as CPUs: k->vals is larger */
+		struct wq_kbpf_row *r = NULL;
+
+		first = false;
+		key = next;
+		if (k->lb->bpf_map_lookup_elem(k->spill_fd, &key, sc) != 0)
+			continue;
+		for (size_t j = 0; j < cnt && !r; j++)
+			if (!strncmp(v[j].name, key.name, sizeof(key.name)))
+				r = &v[j];
+		if (!r) {
+			if (cnt == cap) {
+				struct wq_kbpf_row *nv = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
+
+				if (!nv)
+					goto nomem;
+				v = nv;
+			}
+			r = &v[cnt++];
+			memset(r, 0, sizeof(*r));
+			memcpy(r->name, key.name, sizeof(r->name));
+			r->name[sizeof(r->name) - 1] = '\0';
+		}
+		for (int c = 0; c < k->ncpus; c++) {
+			r->queued += sc[c].queued;
+			r->activated += sc[c].activated;
+			r->throttled += sc[c].throttled;
+			r->started += sc[c].started;
+			r->done += sc[c].done;
+		}
 	}
 	for (__u32 i = 0; i < KBPF_NLOST; i++) {
 		uint64_t *to = i == KBPF_LOST_FULL    ? &lost->full

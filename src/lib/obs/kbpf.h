@@ -12,6 +12,7 @@
 #ifndef WQ_KBPF_H
 #define WQ_KBPF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,8 @@
 /* Workqueue names the maps keep, and items waiting to start at once. */
 #define WQ_KBPF_NAMES 2048
 #define WQ_KBPF_ITEMS 65536
+/* Names whose row the kernel could not make at once (no memory at hand): their counts kept apart, not their times. */
+#define WQ_KBPF_SPILL 64
 
 /* One workqueue name, cumulative since the programs were attached. */
 struct wq_kbpf_row {
@@ -57,10 +60,12 @@ struct wq_kbpf;
 
 /*
  * Load and attach the programs: the live system, root, the kernel's BTF
- * (the programs read pool_workqueue and worker through it). -errno with
- * why, in words a user can act on.
+ * (the programs read pool_workqueue and worker through it). held: the
+ * activate_work program too, which the held-back count (THROTTLED) and
+ * PENDING need; without it one event less an item is watched, and those
+ * two mean nothing. -errno with why, in words a user can act on.
  */
-int wq_kbpf_open(struct wq_ctx *ctx, struct wq_kbpf **out, char *why, size_t whysz);
+int wq_kbpf_open(struct wq_ctx *ctx, bool held, struct wq_kbpf **out, char *why, size_t whysz);
 /*
  * Every name's row (malloc'ed, sorted by name) and their number; *lost:
  * what was not kept since the attach (an item not kept is not counted as

@@ -417,7 +417,7 @@ static void lockdown_mode(struct wq_ctx *ctx, char *mode, size_t size)
 	snprintf(mode, size, "%.*s", (int)(b - a - 1), a + 1);
 }
 
-int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz)
+int wq_kcount_prepare(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz)
 {
 	struct wq_kcount *k;
 	char mode[32];
@@ -441,21 +441,35 @@ int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t
 	if (!(k = calloc(1, sizeof(*k))))
 		return -ENOMEM;
 	k->fd = -1;
-	/*
-	 * kcore is opened last, after the slow scan of kallsyms (seconds under emulation): an open kcore
-	 * says the first read is near. A kcore that is not there is said before kallsyms is read.
-	 */
+	/* a kcore that is not there is said before the slow scan of kallsyms (seconds under emulation) */
 	if ((r = read_layout(ctx, &k->l, why, whysz)) == 0 && !wq_root_exists(ctx->root, WQ_P_KCORE)) {
 		snprintf(why, whysz, "/%s: not there (CONFIG_PROC_KCORE is off)", WQ_P_KCORE);
 		r = -ENOENT;
-	} else if (r == 0 && (r = find_symbol(ctx, "workqueues", &k->head, why, whysz)) == 0)
-		r = open_kcore(ctx, k, why, whysz);
+	} else if (r == 0)
+		r = find_symbol(ctx, "workqueues", &k->head, why, whysz);
 	if (r < 0) {
 		wq_kcount_free(k);
 		return r;
 	}
 	*out = k;
 	return 0;
+}
+
+int wq_kcount_start(struct wq_ctx *ctx, struct wq_kcount *k, char *why, size_t whysz)
+{
+	return open_kcore(ctx, k, why, whysz);
+}
+
+int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz)
+{
+	int r = wq_kcount_prepare(ctx, out, why, whysz);
+
+	/* kcore is opened last: an open kcore says the first read is near */
+	if (r == 0 && (r = wq_kcount_start(ctx, *out, why, whysz)) < 0) {
+		wq_kcount_free(*out);
+		*out = NULL;
+	}
+	return r;
 }
 
 bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s)

@@ -59,6 +59,14 @@ struct wq_kcount;
  * of these that fails, in words a user can act on.
  */
 int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz);
+/*
+ * The same in two steps: every check, the layout and the symbol (the slow
+ * part), then /proc/kcore opened (what can still fail there: its ELF
+ * header, lockdown's refusal); a reader prepared and not started is freed
+ * with wq_kcount_free.
+ */
+int wq_kcount_prepare(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz);
+int wq_kcount_start(struct wq_ctx *ctx, struct wq_kcount *k, char *why, size_t whysz);
 /* Does this kernel keep counter s (REPATRIATED: 6.6+)? */
 bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s);
 /*

@@ -86,11 +86,14 @@ enum wq_sampler_backend wq_sampler_kernel(struct wq_ctx *ctx, bool times)
 	return times && wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_KERNEL;
 }
 
-/* Our BPF programs attached and their first read, the base of the first interval and of the summary. */
-static int open_bpf(struct wq_sampler *s, char *why, size_t whysz)
+/*
+ * Our BPF programs attached (held: activate_work's too) and their first
+ * read, the base of the first interval and of the summary.
+ */
+static int open_bpf(struct wq_sampler *s, bool held, char *why, size_t whysz)
 {
 	struct wq_kbpf_lost lost = {0};
-	int r = wq_kbpf_open(s->ctx, &s->kb, why, whysz);
+	int r = wq_kbpf_open(s->ctx, held, &s->kb, why, whysz);
 
 	if (r == 0)
 		r = wq_kbpf_read(s->kb, &s->bfirst, &s->nbfirst, &lost, why, whysz);
@@ -102,10 +105,10 @@ static int open_bpf(struct wq_sampler *s, char *why, size_t whysz)
 	return r;
 }
 
-/* The counters' reader and its first read, the base of the first interval and of the summary. */
-static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
+/* A prepared counters' reader (wq_kcount_prepare) started and read first: the base of the first interval and of the summary. */
+static int start_counters(struct wq_sampler *s, char *why, size_t whysz)
 {
-	int r = wq_kcount_open(s->ctx, &s->kc, why, whysz);
+	int r = wq_kcount_start(s->ctx, s->kc, why, whysz);
 
 	if (r == 0)
 		r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz);
@@ -114,6 +117,49 @@ static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
 		s->kc = NULL;
 	}
 	return r;
+}
+
+/* The counters' reader and its first read. */
+static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
+{
+	int r = wq_kcount_prepare(s->ctx, &s->kc, why, whysz);
+
+	return r < 0 ? r : start_counters(s, why, whysz);
+}
+
+/*
+ * auto with times: our BPF programs, their counts from the kernel's
+ * counters where those can be read (exact also where the kernel skips our
+ * programs: it does not run one while it runs on that CPU already, and
+ * 7.x's tracepoints are preemptible). With the counters' counts PENDING
+ * needs no activate_work program, so unless the held-back count is wanted
+ * (held) it is not attached: one event less an item. The counters are
+ * prepared first (their slow scan), kcore opened after the programs
+ * attach. 0, or -errno with why when BPF cannot be had.
+ */
+static int open_bpf_counted(struct wq_sampler *s, bool held, char *why, size_t whysz)
+{
+	char kwhy[300];
+
+	if (wq_kcount_prepare(s->ctx, &s->kc, kwhy, sizeof(kwhy)) < 0)
+		s->kc = NULL;
+	if (open_bpf(s, held || !s->kc, why, whysz) < 0) {
+		wq_kcount_free(s->kc);
+		s->kc = NULL;
+		return -ENOTSUP;
+	}
+	if (s->kc && start_counters(s, kwhy, sizeof(kwhy)) < 0 && !held) {
+		/* PENDING needs activate_work after all */
+		wq_kbpf_free(s->kb);
+		s->kb = NULL;
+		free(s->bfirst);
+		s->bfirst = NULL;
+		if (open_bpf(s, true, why, whysz) < 0)
+			return -ENOTSUP;
+	}
+	if (!s->kc)
+		wq_log(s->ctx, WQ_LOG_INFO, "monitor: counts from BPF too: the kernel's counters: %s", kwhy);
+	return 0;
 }
 
 /*
@@ -125,28 +171,23 @@ static enum wq_sampler_backend resolve(struct wq_sampler *s, enum wq_sampler_bac
 {
 	char why[300];
 
-	if (backend != WQ_SAMPLER_AUTO_COUNTS && backend != WQ_SAMPLER_AUTO_TIMES && backend != WQ_SAMPLER_AUTO_ALL)
+	if (backend != WQ_SAMPLER_AUTO_COUNTS && backend != WQ_SAMPLER_AUTO_TIMES &&
+	    backend != WQ_SAMPLER_AUTO_TIMES_HELD && backend != WQ_SAMPLER_AUTO_ALL)
 		return backend;
 	if (backend == WQ_SAMPLER_AUTO_COUNTS) {
 		if (open_counters(s, why, sizeof(why)) == 0)
 			return WQ_SAMPLER_COUNTERS;
 		wq_log(s->ctx, WQ_LOG_INFO, "monitor: the kernel's counters: %s", why);
 	}
-	if (open_bpf(s, why, sizeof(why)) == 0) {
-		/*
-		 * the counts from the kernel's counters where it has them: exact
-		 * also where the kernel skips our programs (it does not run one
-		 * while it runs on that CPU already, and 7.x's tracepoints are
-		 * preemptible); the times and the held-back count from BPF
-		 */
-		if (backend != WQ_SAMPLER_AUTO_COUNTS && open_counters(s, why, sizeof(why)) < 0)
-			wq_log(s->ctx, WQ_LOG_INFO, "monitor: counts from BPF too: the kernel's counters: %s", why);
+	if (backend == WQ_SAMPLER_AUTO_COUNTS
+		? open_bpf(s, true, why, sizeof(why)) == 0
+		: open_bpf_counted(s, backend != WQ_SAMPLER_AUTO_TIMES, why, sizeof(why)) == 0)
 		return WQ_SAMPLER_BPF;
-	}
 	wq_log(s->ctx, WQ_LOG_INFO, "monitor: BPF: %s; counting through the tracepoints", why);
 	if (backend == WQ_SAMPLER_AUTO_COUNTS)
 		return wq_khist_available(s->ctx) ? WQ_SAMPLER_KERNEL : WQ_SAMPLER_STREAM;
-	if (backend == WQ_SAMPLER_AUTO_TIMES) /* wq_khist_times_available asks wq_khist_available first */
+	if (backend == WQ_SAMPLER_AUTO_TIMES || backend == WQ_SAMPLER_AUTO_TIMES_HELD)
+		/* wq_khist_times_available asks wq_khist_available first */
 		return wq_khist_times_available(s->ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_STREAM;
 	return WQ_SAMPLER_STREAM;
 }
@@ -179,7 +220,7 @@ int wq_sampler_open(struct wq_ctx *ctx, const struct wq_cancel *cancel, enum wq_
 	if (backend == WQ_SAMPLER_COUNTERS)
 		r = s->kc ? 0 : open_counters(s, why, whysz);
 	else if (backend == WQ_SAMPLER_BPF)
-		r = s->kb ? 0 : open_bpf(s, why, whysz);
+		r = s->kb ? 0 : open_bpf(s, true, why, whysz);
 	else if (backend != WQ_SAMPLER_STREAM)
 		r = wq_khist_open(ctx, backend == WQ_SAMPLER_KERNEL_TIMES, &s->khist, why, whysz);
 	else
@@ -322,8 +363,9 @@ static int read_kbpf(struct wq_sampler *s, struct wq_sample *out, unsigned long 
 		       (unsigned long long)all.unseen);
 	if (all.names)
 		wq_log(s->ctx, WQ_LOG_WARNING,
-		       "monitor: %llu events of workqueues beyond the first %d names not counted",
-		       (unsigned long long)all.names, WQ_KBPF_NAMES);
+		       "monitor: %llu events of workqueues our BPF maps had no room for not counted (%d names, "
+		       "and %d whose row the kernel could not make when they first came)",
+		       (unsigned long long)all.names, WQ_KBPF_NAMES, WQ_KBPF_SPILL);
 	return r;
 }
 

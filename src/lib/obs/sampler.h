@@ -41,6 +41,7 @@ enum wq_sampler_backend {
 	/* auto (wq_sampler_auto), resolved by wq_sampler_open: */
 	WQ_SAMPLER_AUTO_COUNTS, /* counts alone: COUNTERS, else BPF, else KERNEL, else STREAM */
 	WQ_SAMPLER_AUTO_TIMES, /* with wait and run times: BPF, else KERNEL_TIMES, else STREAM */
+	WQ_SAMPLER_AUTO_TIMES_HELD, /* the same, with the held-back count where BPF or the stream counts it */
 	WQ_SAMPLER_AUTO_ALL, /* with the held-back count: BPF, else STREAM */
 };
 
