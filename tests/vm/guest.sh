@@ -254,10 +254,11 @@ monitor_truth() {
 # (the last of its four events enabled, or with --backend kernel the last
 # of its four hist triggers set, with the kernel's counters /proc/kcore
 # open, with BPF its programs attached and, where the kernel has its
-# counters, /proc/kcore open after them for the counts), at most 60 s; the
+# counters, /proc/kcore open after them for the counts; the programs
+# alone where the caller says bpf, --backend bpf), at most 60 s; the
 # time and the backend are reported (MON_BACKEND)
-mon_ready() {
-	local t=/sys/kernel/tracing/instances i=0 fds
+mon_ready() { # PID [bpf]
+	local t=/sys/kernel/tracing/instances i=0 fds kc=
 	MON_BACKEND= MON_COUNTS=
 	while [ $i -lt 600 ]; do
 		fds=$(ls -l /proc/$1/fd 2>/dev/null)
@@ -270,7 +271,12 @@ mon_ready() {
 			# for the counts where the kernel has them (MON_COUNTS)
 			if echo "$fds" | grep -q /proc/kcore; then
 				MON_BACKEND=bpf MON_COUNTS=counters
-			elif [ "$(counts_backend)" != counters ] || [ $i -ge 300 ]; then
+			else
+				# asked once: it reads kallsyms, seconds under TCG
+				[ -n "$kc" ] || [ "${2:-}" = bpf ] || kc=$(counts_backend)
+			fi
+			# (--backend bpf, said by the caller: its programs alone)
+			if [ -z "$MON_BACKEND" ] && { [ "${2:-}" = bpf ] || [ "$kc" != counters ] || [ $i -ge 300 ]; }; then
 				MON_BACKEND=bpf MON_COUNTS=bpf
 			fi
 		elif echo "$fds" | grep -q /proc/kcore; then
@@ -637,7 +643,7 @@ bench_monitor() {
 				>/tmp/bm.json 2>/tmp/bm.err &
 		fi
 		pid=$!
-		mon_ready $pid
+		mon_ready $pid "${be%#*}"
 		# from its first interval's line on: its set-up is not its cost a
 		# second (the lookup of a workqueue's limit when it first shows up
 		# is still in: wqflood shows up with the flood)
