@@ -202,7 +202,7 @@ boot_truth() {
 	start=$(date +%s)
 	for try in 1 2; do
 		[ -n "${VM_REUSE_LOGS:-}" ] && [ -f "$log" ] ||
-			boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" "${BOOT_LAYOUT:-even}" "$append" "$log" 600
+			boot "$accel" "${KDIR[$krel]}" "$krel" "${INITRD[$krel]}" "${BOOT_LAYOUT:-even}" "$append" "$log" "${BOOT_LIMIT:-600}"
 		tr -d '\r' <"$log" >"$log.txt"
 		grep -q '^@@BOOTED' "$log.txt" && break
 	done
@@ -225,7 +225,8 @@ if [ -n "${VM_BENCH:-}" ]; then
 	} >"$table"
 	for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		case ${ERA[$krel]} in C | X) ;; *) continue ;; esac
-		BOOT_LAYOUT=${VM_BENCH_LAYOUT:-host} boot_truth "$krel ${VM_BENCH_LAYOUT:-host} bench" bench \
+		# some 9 minutes of floods and monitors after the boot
+		BOOT_LIMIT=900 BOOT_LAYOUT=${VM_BENCH_LAYOUT:-host} boot_truth "$krel ${VM_BENCH_LAYOUT:-host} bench" bench \
 			"wqvm.mode=bench" benchtruth.sh "$krel" "$table"
 	done
 	sed 's/^/# /' "$table"
