@@ -225,7 +225,7 @@ if [ -n "${VM_BENCH:-}" ]; then
 	} >"$table"
 	for krel in $(echo "${!KDIR[@]}" | tr ' ' '\n' | sort -V); do
 		case ${ERA[$krel]} in C | X) ;; *) continue ;; esac
-		# some 9 minutes of floods and monitors after the boot
+		# its floods and monitors took 484 s (6.12) and 489 s (7.3) with the boot on 2026-12-07
 		BOOT_LIMIT=900 BOOT_LAYOUT=${VM_BENCH_LAYOUT:-host} boot_truth "$krel ${VM_BENCH_LAYOUT:-host} bench" bench \
 			"wqvm.mode=bench" benchtruth.sh "$krel" "$table"
 	done
