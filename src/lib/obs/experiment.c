@@ -29,6 +29,7 @@
 #include "../core/state.h"
 #include "../core/commit.h"
 #include "../util/jsonc.h"
+#include "kboth.h"
 #include "klat.h"
 #include "../util/macro.h"
 #include "../core/plan.h"
@@ -1438,18 +1439,27 @@ int wq_exp_start(struct wq_exp *e)
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
 		char why[300];
 
-		if (e->bpf && wq_kbpf_open(e->ctx, true, &e->kbpf, why, sizeof(why)) < 0) {
+		char kwhy[300];
+		struct wq_kboth b;
+
+		/*
+		 * the counts from the kernel's counters where it has them: whole
+		 * however many runs the kernel skipped; opened as auto opens them
+		 * (THROTTLED wanted: activate_work's program always)
+		 */
+		if (e->bpf && wq_kboth_open(e->ctx, true, &b, why, sizeof(why), kwhy, sizeof(kwhy)) < 0) {
 			if (e->bpf_only) {
 				wq_log(e->ctx, WQ_LOG_ERR, "experiment: --backend bpf: %s", why);
 				return -ENOTSUP;
 			}
 			wq_log(e->ctx, WQ_LOG_INFO, "experiment: BPF: %s; counting through the tracepoints", why);
-			e->kbpf = NULL;
-		}
-		/* the counts from the kernel's counters where it has them: whole however many runs the kernel skipped */
-		if (e->kbpf && wq_kcount_open(e->ctx, &e->kc, why, sizeof(why)) < 0) {
-			wq_log(e->ctx, WQ_LOG_INFO, "experiment: counts from BPF too: the kernel's counters: %s", why);
-			e->kc = NULL;
+		} else if (e->bpf) {
+			e->kbpf = b.kb;
+			e->kc = b.kc;
+			free(b.kfirst); /* each run reads its own base */
+			if (!e->kc)
+				wq_log(e->ctx, WQ_LOG_INFO,
+				       "experiment: counts from BPF too: the kernel's counters: %s", kwhy);
 		}
 		if (e->kbpf) {
 			/* what killed runs of the tracefs backends left goes, as they would remove it */

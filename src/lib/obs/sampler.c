@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../core/explain.h"
+#include "kboth.h"
 #include "kbpf.h"
 #include "kcount.h"
 #include "khist.h"
@@ -86,17 +87,12 @@ enum wq_sampler_backend wq_sampler_kernel(struct wq_ctx *ctx, bool times)
 	return times && wq_khist_times_available(ctx) ? WQ_SAMPLER_KERNEL_TIMES : WQ_SAMPLER_KERNEL;
 }
 
-/*
- * Our BPF programs attached (held: activate_work's too) and their first
- * read, the base of the first interval and of the summary.
- */
-static int open_bpf(struct wq_sampler *s, bool held, char *why, size_t whysz)
+/* Our BPF programs' first read, the base of the first interval and of the summary; on failure they are closed. */
+static int first_bpf_read(struct wq_sampler *s, char *why, size_t whysz)
 {
 	struct wq_kbpf_lost lost = {0};
-	int r = wq_kbpf_open(s->ctx, held, &s->kb, why, whysz);
+	int r = wq_kbpf_read(s->kb, &s->bfirst, &s->nbfirst, &lost, why, whysz);
 
-	if (r == 0)
-		r = wq_kbpf_read(s->kb, &s->bfirst, &s->nbfirst, &lost, why, whysz);
 	if (r < 0) {
 		wq_kbpf_free(s->kb);
 		s->kb = NULL;
@@ -105,57 +101,51 @@ static int open_bpf(struct wq_sampler *s, bool held, char *why, size_t whysz)
 	return r;
 }
 
-/* A prepared counters' reader (wq_kcount_prepare) started and read first: the base of the first interval and of the summary. */
-static int start_counters(struct wq_sampler *s, char *why, size_t whysz)
+/* Our BPF programs attached (held: activate_work's too) and read first. */
+static int open_bpf(struct wq_sampler *s, bool held, char *why, size_t whysz)
 {
-	int r = wq_kcount_start(s->ctx, s->kc, why, whysz);
+	int r = wq_kbpf_open(s->ctx, held, &s->kb, why, whysz);
 
-	if (r == 0)
-		r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz);
-	if (r < 0) {
+	return r < 0 ? r : first_bpf_read(s, why, whysz);
+}
+
+/* The counters' reader and its first read. */
+static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
+{
+	int r = wq_kcount_open(s->ctx, &s->kc, why, whysz);
+
+	if (r == 0 && (r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz)) < 0) {
 		wq_kcount_free(s->kc);
 		s->kc = NULL;
 	}
 	return r;
 }
 
-/* The counters' reader and its first read. */
-static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
-{
-	int r = wq_kcount_prepare(s->ctx, &s->kc, why, whysz);
-
-	return r < 0 ? r : start_counters(s, why, whysz);
-}
-
 /*
  * auto with times: our BPF programs, their counts from the kernel's
  * counters where those can be read (exact also where the kernel skips our
  * programs: it does not run one while it runs on that CPU already, and
- * 7.x's tracepoints are preemptible). With the counters' counts PENDING
- * needs no activate_work program, so unless the held-back count is wanted
- * (held) it is not attached: one event less an item. The counters are
- * prepared first (their slow scan), kcore opened after the programs
- * attach. 0, or -errno with why when BPF cannot be had.
+ * 7.x's tracepoints are preemptible), opened as experiment opens them
+ * (obs/kboth.c: activate_work only where held or the counters fail). 0, or
+ * -errno with why when BPF cannot be had.
  */
 static int open_bpf_counted(struct wq_sampler *s, bool held, char *why, size_t whysz)
 {
+	struct wq_kboth b;
 	char kwhy[300];
 
-	if (wq_kcount_prepare(s->ctx, &s->kc, kwhy, sizeof(kwhy)) < 0)
-		s->kc = NULL;
-	if (open_bpf(s, held || !s->kc, why, whysz) < 0) {
+	if (wq_kboth_open(s->ctx, held, &b, why, whysz, kwhy, sizeof(kwhy)) < 0)
+		return -ENOTSUP;
+	s->kb = b.kb;
+	s->kc = b.kc;
+	s->kfirst = b.kfirst;
+	s->nfirst = b.nfirst;
+	if (first_bpf_read(s, why, whysz) < 0) {
 		wq_kcount_free(s->kc);
 		s->kc = NULL;
+		free(s->kfirst);
+		s->kfirst = NULL;
 		return -ENOTSUP;
-	}
-	if (s->kc && start_counters(s, kwhy, sizeof(kwhy)) < 0 && !held) {
-		/* PENDING needs activate_work after all */
-		wq_kbpf_free(s->kb);
-		s->kb = NULL;
-		free(s->bfirst);
-		s->bfirst = NULL;
-		if (open_bpf(s, true, why, whysz) < 0)
-			return -ENOTSUP;
 	}
 	if (!s->kc)
 		wq_log(s->ctx, WQ_LOG_INFO, "monitor: counts from BPF too: the kernel's counters: %s", kwhy);
