@@ -35,12 +35,22 @@
  *               time spent queueing (monitor's cost benchmark); SPLIT 1
  *               sends every other item, same function, to "wqflood2",
  *               counted again as "queued2 Q2 done2 D2" at the end of the line
+ *   mayday      write "K CPU HOGCPU SLEEP_MS HOG_MS": a FIFO kthread of ours
+ *               spins on HOGCPU for HOG_MS (user space has pinned kthreadd
+ *               there first: new workers cannot be made meanwhile), K items
+ *               that each sleep SLEEP_MS are queued on CPU to the per-CPU
+ *               WQ_MEM_RECLAIM workqueue "wqmayday", and the write returns
+ *               when they have all run; read: "queued Q done D rescued R",
+ *               R the items that ran in a thread named "kworker/R-..." (the
+ *               rescuer's name on 6.7+): the kernel's RESCUED counter's truth
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/kobject.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -74,6 +84,12 @@ static struct workqueue_struct *pcpu_wq;
 static struct work_struct *pcpu_items;
 static unsigned int pcpu_sleep_ms, pcpu_busy_ms;
 static atomic_t pcpu_queued, pcpu_done;
+/* the rescuer's side (mayday) */
+#define MAYDAY_MAX_ITEMS 64
+static struct workqueue_struct *mayday_wq;
+static struct work_struct mayday_items[MAYDAY_MAX_ITEMS];
+static unsigned int mayday_sleep_ms, hog_ms;
+static atomic_t mayday_queued, mayday_done, mayday_rescued;
 
 /* the flood side */
 #define FLOOD_POOL 4096
@@ -295,6 +311,72 @@ static ssize_t pcpu_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 	return sysfs_emit(buf, "queued %d done %d\n", atomic_read(&pcpu_queued), atomic_read(&pcpu_done));
 }
 
+static void mayday_fn(struct work_struct *work)
+{
+	if (!strncmp(current->comm, "kworker/R-", 10))
+		atomic_inc(&mayday_rescued);
+	msleep(READ_ONCE(mayday_sleep_ms));
+	atomic_inc(&mayday_done);
+}
+
+/* Spin HOG_MS at FIFO priority, then wait to be stopped. */
+static int hog_fn(void *arg)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(READ_ONCE(hog_ms));
+
+	while (time_before(jiffies, end) && !kthread_should_stop())
+		cpu_relax();
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static ssize_t mayday_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	unsigned int n, cpu, hcpu, smsec, hmsec, i;
+	struct task_struct *hog;
+
+	if (sscanf(buf, "%u %u %u %u %u", &n, &cpu, &hcpu, &smsec, &hmsec) != 5 || !n || n > MAYDAY_MAX_ITEMS ||
+	    cpu == hcpu || cpu >= nr_cpu_ids || hcpu >= nr_cpu_ids || !cpu_online(cpu) || !cpu_online(hcpu) ||
+	    smsec > 1000 || hmsec > 5000)
+		return -EINVAL;
+	mutex_lock(&probe_lock);
+	flush_workqueue(mayday_wq);
+	atomic_set(&mayday_queued, 0);
+	atomic_set(&mayday_done, 0);
+	atomic_set(&mayday_rescued, 0);
+	WRITE_ONCE(mayday_sleep_ms, smsec);
+	WRITE_ONCE(hog_ms, hmsec);
+	hog = kthread_create(hog_fn, NULL, "wqprobe-hog");
+	if (IS_ERR(hog)) {
+		mutex_unlock(&probe_lock);
+		return PTR_ERR(hog);
+	}
+	kthread_bind(hog, hcpu);
+	sched_set_fifo(hog);
+	wake_up_process(hog);
+	msleep(20); /* the hog on its CPU before the items need a worker */
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&mayday_items[i], mayday_fn);
+		if (queue_work_on(cpu, mayday_wq, &mayday_items[i]))
+			atomic_inc(&mayday_queued);
+	}
+	flush_workqueue(mayday_wq);
+	kthread_stop(hog);
+	mutex_unlock(&probe_lock);
+	return len;
+}
+
+static ssize_t mayday_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "queued %d done %d rescued %d\n", atomic_read(&mayday_queued),
+			  atomic_read(&mayday_done), atomic_read(&mayday_rescued));
+}
+
 static void flood_fn(struct work_struct *work)
 {
 	atomic_inc(&flood_done);
@@ -387,11 +469,12 @@ static struct kobj_attribute running_attr = __ATTR_RO(running);
 static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute pcpu_attr = __ATTR_RW(pcpu);
 static struct kobj_attribute flood_attr = __ATTR_RW(flood);
+static struct kobj_attribute mayday_attr = __ATTR_RW(mayday);
 
 static struct attribute *probe_attrs[] = {
 	&create_attr.attr,  &destroy_attr.attr, &run_attr.attr,
 	&release_attr.attr, &running_attr.attr, &stats_attr.attr,
-	&pcpu_attr.attr,    &flood_attr.attr,   NULL,
+	&pcpu_attr.attr,    &flood_attr.attr,   &mayday_attr.attr, NULL,
 };
 
 static const struct attribute_group probe_group = {.attrs = probe_attrs};
@@ -410,7 +493,8 @@ static int __init wqprobe_init(void)
 	flood_wq = alloc_workqueue("wqflood", WQ_UNBOUND | WQ_SYSFS, 0);
 	flood_wq2 = alloc_workqueue("wqflood2", WQ_UNBOUND | WQ_SYSFS, 0);
 	pcpu_wq = alloc_workqueue("wqprobe_pcpu", WQ_SYSFS, 0);
-	if (!pcpu_wq || !flood_wq || !flood_wq2)
+	mayday_wq = alloc_workqueue("wqmayday", WQ_MEM_RECLAIM, 0);
+	if (!pcpu_wq || !flood_wq || !flood_wq2 || !mayday_wq)
 		goto nomem;
 	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
 	if (!probe_kobj)
@@ -426,6 +510,8 @@ nomem:
 fail:
 	if (pcpu_wq)
 		destroy_workqueue(pcpu_wq);
+	if (mayday_wq)
+		destroy_workqueue(mayday_wq);
 	if (flood_wq)
 		destroy_workqueue(flood_wq);
 	if (flood_wq2)
@@ -444,6 +530,7 @@ static void __exit wqprobe_exit(void)
 		destroy_workqueue(probe_wq);
 	destroy_workqueue(pcpu_wq);
 	vfree(pcpu_items);
+	destroy_workqueue(mayday_wq);
 	destroy_workqueue(flood_wq);
 	destroy_workqueue(flood_wq2);
 	vfree(flood_items);
