@@ -58,7 +58,8 @@ static void put(const char *rel, const void *data, size_t len)
 }
 
 /* The kernel-like BTF: with_stats false leaves pool_workqueue.stats out (a kernel before 6.3). */
-static void write_btf(bool with_stats)
+/* name_at: where workqueue_struct.name is (WQ_NAME; far off to make one read of the struct too long) */
+static void write_btf(bool with_stats, size_t name_at)
 {
 	struct btf *b = btf__new_empty();
 	int i32, u32, u64, chr, lh, lhp, name_arr, flight_arr, stats_arr, wq, pwq, en;
@@ -76,10 +77,10 @@ static void write_btf(bool with_stats)
 	name_arr = btf__add_array(b, i32, chr, 32);
 	flight_arr = btf__add_array(b, i32, i32, 16);
 	stats_arr = btf__add_array(b, i32, u64, 8);
-	wq = btf__add_struct(b, "workqueue_struct", WQ_SIZE);
+	wq = btf__add_struct(b, "workqueue_struct", name_at + 56 > WQ_SIZE ? (__u32)name_at + 56 : WQ_SIZE);
 	btf__add_field(b, "pwqs", lh, WQ_PWQS * 8, 0);
 	btf__add_field(b, "list", lh, WQ_LIST * 8, 0);
-	btf__add_field(b, "name", name_arr, WQ_NAME * 8, 0);
+	btf__add_field(b, "name", name_arr, (__u32)name_at * 8, 0);
 	btf__add_field(b, "flags", u32, WQ_FLAGS * 8, 0);
 	pwq = btf__add_struct(b, "pool_workqueue", PWQ_SIZE);
 	btf__add_field(b, "nr_in_flight", flight_arr, PWQ_FLIGHT * 8, 0);
@@ -219,7 +220,7 @@ int main(void)
 	if (!mkdtemp(top))
 		return 2;
 	snprintf(tree, sizeof(tree), "%s/t", top);
-	write_btf(true);
+	write_btf(true, WQ_NAME);
 	write_kallsyms(kallsyms);
 	make_memory();
 	write_kcore();
@@ -365,10 +366,15 @@ int main(void)
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[0] == -EPERM && strstr(why, "kptr_restrict"), "hidden addresses: %s", why);
 	write_kallsyms(kallsyms);
-	write_btf(false);
+	write_btf(false, WQ_NAME);
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[0] == -ENOENT && strstr(why, "keeps no per-workqueue counters"), "no stats[] in BTF: %s", why);
-	write_btf(true);
+	/* each struct is read at once, from its first field read to its last (pwqs at 0 to the end of name[32] at 9000: 9032 bytes): 8 KiB at most */
+	write_btf(true, 9000);
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	ok(r[0] == -ENOENT && strstr(why, "fields of workqueue_struct read here 9032 bytes apart (at most 8192)"),
+	   "a workqueue_struct whose name is 9000 bytes past its first field: %s", why);
+	write_btf(true, WQ_NAME);
 	{
 		char path[600];
 

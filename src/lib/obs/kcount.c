@@ -27,6 +27,8 @@
 #define MAX_STATS 16
 #define MAX_COLORS 32
 #define TRIES 3
+/* The most of one struct read at once: the bytes from its first field read to the end of its last */
+#define MAX_SPAN 8192
 
 const char *const wq_kstat_names[WQ_KS_NR] = {
     "PWQ_STAT_STARTED",	  "PWQ_STAT_COMPLETED",	  "PWQ_STAT_CPU_TIME", "PWQ_STAT_CPU_INTENSIVE",
@@ -38,6 +40,8 @@ struct layout {
 	size_t wq_list, wq_pwqs, wq_name, name_len, wq_flags;
 	size_t pwq_node, pwq_stats, nstats, pwq_active, pwq_flight, ncolors;
 	int stat_index[WQ_KS_NR]; /* the counter's index in stats[], -1: not in this kernel */
+	/* each struct read in one go: from lo, span bytes (every field above is inside) */
+	size_t wq_lo, wq_span, pwq_lo, pwq_span;
 };
 
 struct seg {
@@ -97,6 +101,46 @@ static int scalar_member(const struct wq_libbpf *b, const struct btf *btf, int s
 	return 0;
 }
 
+/* lo..hi widened to take in off..off+len. */
+static void widen(size_t *lo, size_t *hi, size_t off, size_t len)
+{
+	*lo = off < *lo ? off : *lo;
+	*hi = off + len > *hi ? off + len : *hi;
+}
+
+/*
+ * Where one read of each struct starts and how long it is: a workqueue's
+ * list and pwqs links (their next pointers), name and flags; a pwq's link,
+ * stats, nr_active and nr_in_flight. One read a struct instead of one a
+ * field: four times fewer system calls a walk, and the fields of one
+ * struct read at one moment.
+ */
+static int spans(struct layout *l, char *why, size_t whysz)
+{
+	size_t lo = SIZE_MAX, hi = 0;
+
+	widen(&lo, &hi, l->wq_list, 8);
+	widen(&lo, &hi, l->wq_pwqs, 8);
+	widen(&lo, &hi, l->wq_name, l->name_len);
+	widen(&lo, &hi, l->wq_flags, 4);
+	l->wq_lo = lo;
+	l->wq_span = hi - lo;
+	lo = SIZE_MAX, hi = 0;
+	widen(&lo, &hi, l->pwq_node, 8);
+	widen(&lo, &hi, l->pwq_stats, l->nstats * 8);
+	widen(&lo, &hi, l->pwq_active, 4);
+	widen(&lo, &hi, l->pwq_flight, l->ncolors * 4);
+	l->pwq_lo = lo;
+	l->pwq_span = hi - lo;
+	if (l->wq_span > MAX_SPAN || l->pwq_span > MAX_SPAN) {
+		snprintf(why, whysz, "the kernel's BTF puts the fields of %s read here %zu bytes apart (at most %d)",
+			 l->wq_span > MAX_SPAN ? "workqueue_struct" : "pool_workqueue",
+			 l->wq_span > MAX_SPAN ? l->wq_span : l->pwq_span, MAX_SPAN);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 static int layout_from_btf(const struct wq_libbpf *b, const struct btf *btf, struct layout *l, char *why, size_t whysz)
 {
 	int wq = b->btf__find_by_name_kind(btf, "workqueue_struct", BTF_KIND_STRUCT);
@@ -142,7 +186,7 @@ static int layout_from_btf(const struct wq_libbpf *b, const struct btf *btf, str
 		snprintf(why, whysz, "the kernel's enum pool_workqueue_stats has no STARTED and COMPLETED");
 		return -ENOENT;
 	}
-	return 0;
+	return spans(l, why, whysz);
 }
 
 static int read_layout(struct wq_ctx *ctx, struct layout *l, char *why, size_t whysz)
@@ -311,18 +355,27 @@ static size_t merge_names(struct wq_kcount_row *v, size_t n)
 	return out;
 }
 
-/* One pwq's counters into r. */
-static int add_pwq(const struct wq_kcount *k, uint64_t pwq, struct wq_kcount_row *r)
+/* A pointer read out of a struct's bytes, worth following (kptr_ok), or -EAGAIN. */
+static int ptr_at(const unsigned char *buf, size_t off, uint64_t *p)
+{
+	memcpy(p, buf + off, sizeof(*p));
+	return kptr_ok(*p) ? 0 : -EAGAIN;
+}
+
+/* One pwq's counters into r, in one read; *next its pwqs_node's next pointer. */
+static int add_pwq(const struct wq_kcount *k, uint64_t pwq, struct wq_kcount_row *r, uint64_t *next)
 {
 	const struct layout *l = &k->l;
+	unsigned char buf[MAX_SPAN];
 	uint64_t stats[MAX_STATS];
 	int32_t active, flight[MAX_COLORS];
-	int e;
+	int e = peek(k, pwq + l->pwq_lo, buf, l->pwq_span);
 
-	if ((e = peek(k, pwq + l->pwq_stats, stats, l->nstats * sizeof(*stats))) < 0 ||
-	    (e = peek(k, pwq + l->pwq_active, &active, sizeof(active))) < 0 ||
-	    (e = peek(k, pwq + l->pwq_flight, flight, l->ncolors * sizeof(*flight))) < 0)
+	if (e < 0)
 		return e == -EFAULT ? -EAGAIN : e;
+	memcpy(stats, buf + (l->pwq_stats - l->pwq_lo), l->nstats * sizeof(*stats));
+	memcpy(&active, buf + (l->pwq_active - l->pwq_lo), sizeof(active));
+	memcpy(flight, buf + (l->pwq_flight - l->pwq_lo), l->ncolors * sizeof(*flight));
 	for (int s = 0; s < WQ_KS_NR; s++)
 		if (l->stat_index[s] >= 0)
 			r->stat[s] += stats[l->stat_index[s]];
@@ -330,21 +383,27 @@ static int add_pwq(const struct wq_kcount *k, uint64_t pwq, struct wq_kcount_row
 	for (size_t c = 0; c < l->ncolors; c++)
 		r->nr_in_flight += flight[c];
 	r->npwqs++;
-	return 0;
+	return ptr_at(buf, l->pwq_node - l->pwq_lo, next);
 }
 
-/* One workqueue at wq: its name, flags and its pwqs summed. -EAGAIN: what was read does not hold together. */
-static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row *r)
+/*
+ * One workqueue at wq: its name, flags and its pwqs summed; *next its list's
+ * next pointer. -EAGAIN: what was read does not hold together.
+ */
+static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row *r, uint64_t *next)
 {
 	const struct layout *l = &k->l;
+	unsigned char buf[MAX_SPAN];
 	char name[256];
 	size_t nlen = l->name_len < sizeof(name) ? l->name_len : sizeof(name);
 	uint64_t head = wq + l->wq_pwqs, p;
 	int e;
 
 	memset(r, 0, sizeof(*r));
-	if ((e = peek(k, wq + l->wq_name, name, nlen)) < 0 || (e = peek(k, wq + l->wq_flags, &r->flags, 4)) < 0)
+	if ((e = peek(k, wq + l->wq_lo, buf, l->wq_span)) < 0)
 		return e == -EFAULT ? -EAGAIN : e;
+	memcpy(name, buf + (l->wq_name - l->wq_lo), nlen);
+	memcpy(&r->flags, buf + (l->wq_flags - l->wq_lo), 4);
 	if (!memchr(name, '\0', nlen) || !name[0])
 		return -EAGAIN;
 	for (const char *c = name; *c; c++)
@@ -354,13 +413,13 @@ static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row 
 		return -EAGAIN;
 	memcpy(r->name, name, strlen(name) + 1);
 	r->nwqs = 1;
-	if ((e = peek_ptr(k, head, &p)) < 0)
-		return e == -EFAULT ? -EAGAIN : e;
+	if ((e = ptr_at(buf, l->wq_pwqs - l->wq_lo, &p)) < 0 || (e = ptr_at(buf, l->wq_list - l->wq_lo, next)) < 0)
+		return e;
 	for (unsigned int i = 0; p != head; i++) {
 		if (i == MAX_PWQS)
 			return -EAGAIN;
-		if ((e = add_pwq(k, p - l->pwq_node, r)) < 0 || (e = peek_ptr(k, p, &p)) < 0)
-			return e == -EFAULT ? -EAGAIN : e;
+		if ((e = add_pwq(k, p - l->pwq_node, r, &p)) < 0)
+			return e;
 	}
 	return 0;
 }
@@ -386,11 +445,8 @@ static int walk(const struct wq_kcount *k, struct wq_kcount_row **rows, size_t *
 			}
 			v = nv;
 		}
-		e = read_wq(k, p - k->l.wq_list, &v[cnt]);
-		if (e == 0) {
+		if ((e = read_wq(k, p - k->l.wq_list, &v[cnt], &p)) == 0)
 			cnt++;
-			e = peek_ptr(k, p, &p);
-		}
 	}
 	if (e < 0) {
 		free(v);
