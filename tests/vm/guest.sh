@@ -379,6 +379,37 @@ kcount_truth() {
 	echo "@@OUT-END"
 	kstat_truth
 	mayday_truth
+	repat_truth
+}
+
+# REPATRIATED against the probe's truth: the probe's unbound "wqrepat" in
+# the cpu affinity scope, not strict (the first CPU is the pod of the items
+# queued there; its workers may run on any CPU), while the probe's FIFO
+# thread spins on that CPU: a worker woken there runs elsewhere, and when
+# the kernel wakes it for an item with its wake CPU outside the pod it sets
+# it back in the pod and counts one. 12 items one at a time; the probe
+# notes where each ran against its worker (kstattruth.sh says what the
+# kernel is to count from that). Run on 6.6+ (affinity scopes).
+repat_truth() {
+	local pid cpu wq=/sys/devices/virtual/workqueue/wqrepat items=12
+	[ "$(counts_backend)" = counters ] && [ -e $P/repat ] && [ -e $wq/affinity_scope ] || return 0
+	cpu=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
+	{ echo cpu >$wq/affinity_scope && echo 0 >$wq/affinity_strict; } 2>/dev/null ||
+		{ echo "@@REPAT error=scope"; return; }
+	wqctl monitor wqrepat --backend counters -r -i 1 -o NAME,STARTED,DONE,REPATRIATED \
+		>/tmp/repat.txt 2>/tmp/repat.err &
+	pid=$!
+	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
+	sleep 0.5
+	echo "$items $cpu 3000" >$P/repat
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	echo "@@REPAT rc=$? krel=$(uname -r) cpu=$cpu items=$items scope=$(cat $wq/affinity_scope),strict=$(cat $wq/affinity_strict)" \
+		"probe=$(tr ' ' , <$P/repat)"
+	echo "@@OUT repat"
+	cat /tmp/repat.txt /tmp/repat.err
+	echo "@@OUT-END"
 }
 
 # the rescuer's counters (MAYDAY, RESCUED) against the probe's: kthreadd

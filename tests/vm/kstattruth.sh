@@ -98,5 +98,52 @@ mayday() {
 		notok "the probe's items were rescued (the pool starved of workers for $hog ms)" "$line" "$out"
 	fi
 }
+# REPATRIATED (tests/vm/guest.sh repat_truth): ITEMS items one at a time on
+# an unbound workqueue whose pod is one CPU, not strict, while a FIFO thread
+# spins on that CPU. Expected from the kernel's source (doc/kernel.md §8.3):
+# kick_pool() counts one each time it wakes an idle worker whose wake CPU is
+# outside the pod, and sets it to the pod's CPU; the items are 20 ms apart,
+# so the worker woken for an item is the one that ran the one before. What
+# the wake CPU is then is the scheduler's: on 7.3 try_to_wake_up() sets it
+# to the CPU it picks, so it is where the worker last ran (the probe's A:
+# items whose worker last ran outside the pod); on 6.12 only a move
+# (set_task_cpu()) sets it, so once put in the pod it stays there until the
+# worker runs on another CPU than before (the probe's B: items whose worker
+# moved between its two items before). 7.x is judged on A, 6.x on B (the
+# two kernels the tier boots with the probe). REPATRIATED within E..E + U of
+# that model, U the items whose worker was too new to the probe to tell,
+# and some item ran outside the pod (else the set-up did not push the
+# workers out, said as such).
+repat() {
+	local line out st dn rp probe items e u o m krel
+	line=$(grep '^@@REPAT ' "$log" | head -1)
+	[ -n "$line" ] || return 0
+	if [ -n "$(f error)" ]; then
+		notok "REPATRIATED against the probe ran" "$line"
+		return 0
+	fi
+	out=$(awk '$0 == "@@OUT repat" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+	read -r st dn rp <<<"$(awk '$1 == "wqrepat" { s += $2; d += $3; r += $4 } END { printf "%d %d %d", s, d, r }' <<<"$out")"
+	probe=$(f probe) items=$(f items) krel=$(f krel)
+	m=b
+	[ "${krel%%.*}" -ge 7 ] 2>/dev/null && m=a
+	pv() { sed -n "s/.*,$1,\([0-9]*\).*/\1/p" <<<",$probe"; }
+	o=$(pv outside) e=$(pv "$m") u=$(pv "u$m")
+	if [ "$(f rc)" != 0 ] || [ -z "$u" ] || [ "${probe%%,outside*}" != "queued,$items,done,$items" ]; then
+		notok "monitor --backend counters over the probe's items in a one-CPU pod exits 0, every item done" "$line" "$(tail -3 <<<"$out")"
+		return 0
+	fi
+	[ "$st" = "$items" ] && [ "$dn" = "$items" ] &&
+		ok "items in a one-CPU pod: STARTED $st, DONE $dn = the probe's $items" ||
+		notok "items in a one-CPU pod: STARTED = DONE = the probe's $items" "started $st done $dn" "$out"
+	if [ "$o" -ge 1 ]; then
+		[ "$rp" -ge "$e" ] && [ "$rp" -le $((e + u)) ] &&
+			ok "REPATRIATED $rp within $e..$((e + u)) (model ${m^^}: $e items' workers woken with a wake CPU outside the pod, $u too new to the probe to tell; $o of $items items ran outside)" ||
+			notok "REPATRIATED within $e..$((e + u)) (model ${m^^} for $krel)" "REPATRIATED $rp" "$line" "$out"
+	else
+		notok "the probe's items ran outside their pod (a FIFO thread spinning on its CPU)" "$line" "$out"
+	fi
+}
 kstat
 mayday
+repat

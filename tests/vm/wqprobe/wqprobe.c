@@ -43,8 +43,29 @@
  *               when they have all run; read: "queued Q done D rescued R",
  *               R the items that ran in a thread named "kworker/R-..." (the
  *               rescuer's name on 6.7+): the kernel's RESCUED counter's truth
+ *   repat       write "K CPU HOG_MS": a FIFO kthread of ours spins on CPU for
+ *               HOG_MS while K items are queued one at a time with
+ *               queue_work_on(CPU) to the unbound "wqrepat" (user space sets
+ *               its affinity_scope to cpu, not strict, first: CPU is the
+ *               pod, the workers may run anywhere), each waited for (a
+ *               completion, not flush_work(), whose barrier is an item too)
+ *               and 20 ms apart so that the worker that ran it is idle, and
+ *               the first idle one, when the next is queued. Each item notes
+ *               the CPU it runs on against its worker. The kernel counts one
+ *               REPATRIATED when it wakes a worker whose wake CPU is outside
+ *               the pod; what that wake CPU is depends on the scheduler:
+ *               A, the CPU the worker last ran on (7.3's try_to_wake_up()
+ *               sets it to the CPU it picks), or B, changed only when the
+ *               worker moves (6.12: only set_task_cpu() sets it), so once
+ *               put back in the pod it stays there until the worker runs
+ *               on another CPU than before. read: "queued Q done D outside
+ *               O a EA ua UA b EB ub UB": O items ran outside the pod; EA
+ *               items whose worker had last run outside it, EB items whose
+ *               worker had moved between its two items before; UA, UB the
+ *               items whose worker was too new to the probe to tell
  */
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
@@ -90,6 +111,19 @@ static struct workqueue_struct *mayday_wq;
 static struct work_struct mayday_items[MAYDAY_MAX_ITEMS];
 static unsigned int mayday_sleep_ms, hog_ms;
 static atomic_t mayday_queued, mayday_done, mayday_rescued;
+/* the repatriation side (repat): items run one at a time, so plain counts */
+#define REPAT_MAX_ITEMS 64
+#define REPAT_WORKERS 32
+static struct workqueue_struct *repat_wq;
+static struct work_struct repat_items[REPAT_MAX_ITEMS];
+static unsigned int repat_cpu;
+static unsigned int repat_queued, repat_done, repat_outside, repat_ea, repat_ua, repat_eb, repat_ub;
+static DECLARE_COMPLETION(repat_ran);
+static struct {
+	struct task_struct *task;
+	int cpu; /* where its last item ran */
+	int moved; /* its last item ran on another CPU than the one before: 1, 0; 2 not known */
+} repat_seen[REPAT_WORKERS];
 
 /* the flood side */
 #define FLOOD_POOL 4096
@@ -319,6 +353,32 @@ static void mayday_fn(struct work_struct *work)
 	atomic_inc(&mayday_done);
 }
 
+static void repat_fn(struct work_struct *work)
+{
+	int cpu = raw_smp_processor_id(), i;
+
+	for (i = 0; i < REPAT_WORKERS && repat_seen[i].task && repat_seen[i].task != current; i++)
+		;
+	if (i < REPAT_WORKERS && repat_seen[i].task == current) {
+		repat_ea += repat_seen[i].cpu != (int)repat_cpu;
+		repat_eb += repat_seen[i].moved == 1;
+		repat_ub += repat_seen[i].moved == 2;
+		repat_seen[i].moved = cpu != repat_seen[i].cpu;
+	} else {
+		repat_ua++;
+		repat_ub++;
+		if (i < REPAT_WORKERS) {
+			repat_seen[i].task = current;
+			repat_seen[i].moved = 2;
+		}
+	}
+	if (i < REPAT_WORKERS)
+		repat_seen[i].cpu = cpu;
+	repat_outside += cpu != (int)repat_cpu;
+	repat_done++;
+	complete(&repat_ran);
+}
+
 /* Spin HOG_MS at FIFO priority, then wait to be stopped. */
 static int hog_fn(void *arg)
 {
@@ -333,6 +393,21 @@ static int hog_fn(void *arg)
 		__set_current_state(TASK_RUNNING);
 	}
 	return 0;
+}
+
+static struct task_struct *start_hog(unsigned int cpu, unsigned int msecs)
+{
+	struct task_struct *hog;
+
+	WRITE_ONCE(hog_ms, msecs);
+	hog = kthread_create(hog_fn, NULL, "wqprobe-hog");
+	if (IS_ERR(hog))
+		return hog;
+	kthread_bind(hog, cpu);
+	sched_set_fifo(hog);
+	wake_up_process(hog);
+	msleep(20); /* the hog on its CPU before the items are queued */
+	return hog;
 }
 
 static ssize_t mayday_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
@@ -350,16 +425,11 @@ static ssize_t mayday_store(struct kobject *k, struct kobj_attribute *a, const c
 	atomic_set(&mayday_done, 0);
 	atomic_set(&mayday_rescued, 0);
 	WRITE_ONCE(mayday_sleep_ms, smsec);
-	WRITE_ONCE(hog_ms, hmsec);
-	hog = kthread_create(hog_fn, NULL, "wqprobe-hog");
+	hog = start_hog(hcpu, hmsec);
 	if (IS_ERR(hog)) {
 		mutex_unlock(&probe_lock);
 		return PTR_ERR(hog);
 	}
-	kthread_bind(hog, hcpu);
-	sched_set_fifo(hog);
-	wake_up_process(hog);
-	msleep(20); /* the hog on its CPU before the items need a worker */
 	for (i = 0; i < n; i++) {
 		INIT_WORK(&mayday_items[i], mayday_fn);
 		if (queue_work_on(cpu, mayday_wq, &mayday_items[i]))
@@ -369,6 +439,44 @@ static ssize_t mayday_store(struct kobject *k, struct kobj_attribute *a, const c
 	kthread_stop(hog);
 	mutex_unlock(&probe_lock);
 	return len;
+}
+
+static ssize_t repat_store(struct kobject *k, struct kobj_attribute *a, const char *buf, size_t len)
+{
+	unsigned int n, cpu, hmsec, i;
+	struct task_struct *hog;
+
+	if (sscanf(buf, "%u %u %u", &n, &cpu, &hmsec) != 3 || !n || n > REPAT_MAX_ITEMS || cpu >= nr_cpu_ids ||
+	    !cpu_online(cpu) || hmsec > 5000)
+		return -EINVAL;
+	mutex_lock(&probe_lock);
+	flush_workqueue(repat_wq);
+	repat_queued = repat_done = repat_outside = repat_ea = repat_ua = repat_eb = repat_ub = 0;
+	memset(repat_seen, 0, sizeof(repat_seen));
+	repat_cpu = cpu;
+	hog = start_hog(cpu, hmsec);
+	if (IS_ERR(hog)) {
+		mutex_unlock(&probe_lock);
+		return PTR_ERR(hog);
+	}
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&repat_items[i], repat_fn);
+		reinit_completion(&repat_ran);
+		if (queue_work_on(cpu, repat_wq, &repat_items[i])) {
+			repat_queued++;
+			wait_for_completion(&repat_ran);
+		}
+		msleep(20);
+	}
+	kthread_stop(hog);
+	mutex_unlock(&probe_lock);
+	return len;
+}
+
+static ssize_t repat_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "queued %u done %u outside %u a %u ua %u b %u ub %u\n", repat_queued, repat_done,
+			  repat_outside, repat_ea, repat_ua, repat_eb, repat_ub);
 }
 
 static ssize_t mayday_show(struct kobject *k, struct kobj_attribute *a, char *buf)
@@ -470,11 +578,12 @@ static struct kobj_attribute stats_attr = __ATTR_RO(stats);
 static struct kobj_attribute pcpu_attr = __ATTR_RW(pcpu);
 static struct kobj_attribute flood_attr = __ATTR_RW(flood);
 static struct kobj_attribute mayday_attr = __ATTR_RW(mayday);
+static struct kobj_attribute repat_attr = __ATTR_RW(repat);
 
 static struct attribute *probe_attrs[] = {
 	&create_attr.attr,  &destroy_attr.attr, &run_attr.attr,
 	&release_attr.attr, &running_attr.attr, &stats_attr.attr,
-	&pcpu_attr.attr,    &flood_attr.attr,   &mayday_attr.attr, NULL,
+	&pcpu_attr.attr,    &flood_attr.attr,   &mayday_attr.attr, &repat_attr.attr, NULL,
 };
 
 static const struct attribute_group probe_group = {.attrs = probe_attrs};
@@ -494,7 +603,8 @@ static int __init wqprobe_init(void)
 	flood_wq2 = alloc_workqueue("wqflood2", WQ_UNBOUND | WQ_SYSFS, 0);
 	pcpu_wq = alloc_workqueue("wqprobe_pcpu", WQ_SYSFS, 0);
 	mayday_wq = alloc_workqueue("wqmayday", WQ_MEM_RECLAIM, 0);
-	if (!pcpu_wq || !flood_wq || !flood_wq2 || !mayday_wq)
+	repat_wq = alloc_workqueue("wqrepat", WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!pcpu_wq || !flood_wq || !flood_wq2 || !mayday_wq || !repat_wq)
 		goto nomem;
 	probe_kobj = kobject_create_and_add("wqprobe", kernel_kobj);
 	if (!probe_kobj)
@@ -512,6 +622,8 @@ fail:
 		destroy_workqueue(pcpu_wq);
 	if (mayday_wq)
 		destroy_workqueue(mayday_wq);
+	if (repat_wq)
+		destroy_workqueue(repat_wq);
 	if (flood_wq)
 		destroy_workqueue(flood_wq);
 	if (flood_wq2)
@@ -531,6 +643,7 @@ static void __exit wqprobe_exit(void)
 	destroy_workqueue(pcpu_wq);
 	vfree(pcpu_items);
 	destroy_workqueue(mayday_wq);
+	destroy_workqueue(repat_wq);
 	destroy_workqueue(flood_wq);
 	destroy_workqueue(flood_wq2);
 	vfree(flood_items);
