@@ -23,16 +23,23 @@ set -uo pipefail
 log=$1 tag=$2 n=$3
 ok() { n=$((n + 1)); echo "ok $n - $tag: $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $tag: $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+# a field of the section's line (line, set by section)
+f() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $line"; }
+# A section of the guest's log: its @@TAG line in line, its @@OUT NAME block
+# in out; 1 (nothing to judge) when the guest printed none, or said it
+# could not run (then said here as WHAT not ok).
+section() { # TAG NAME WHAT
+	line=$(grep "^@@$1 " "$log" | head -1)
+	[ -n "$line" ] || return 1
+	if [ -n "$(f error)" ]; then
+		notok "$3" "$line"
+		return 1
+	fi
+	out=$(awk -v b="@@OUT $2" '$0 == b { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+}
 kstat() {
 	local line out st dn ms ci cm my rs bi si busy all lo hi probe items hog pr
-	line=$(grep '^@@KSTAT ' "$log" | head -1)
-	[ -n "$line" ] || return 0
-	f() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $line"; }
-	if [ -n "$(f error)" ]; then
-		notok "the kernel's CPU counters against the probe ran" "$line"
-		return 0
-	fi
-	out=$(awk '$0 == "@@OUT kstat" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+	section KSTAT kstat "the kernel's CPU counters against the probe ran" || return 0
 	# NAME STARTED DONE CPU_MS CPU_INTENSIVE CM_WAKEUP, one line per interval
 	read -r st dn ms ci cm <<<"$(awk '$1 == "wqprobe_pcpu" { s += $2; d += $3; m += $4; i += $5; w += $6 }
 		END { printf "%d %d %.1f %d %d", s, d, m, i, w }' <<<"$out")"
@@ -68,13 +75,7 @@ kstat() {
 # starvation plus one a rescued item (the rescuer's own re-send).
 mayday() {
 	local line out st dn ms ci cm my rs bi si busy all lo hi probe items hog pr
-	line=$(grep '^@@MAYDAY ' "$log" | head -1)
-	[ -n "$line" ] || return 0
-	if [ -n "$(f error)" ]; then
-		notok "the rescuer's counters against the probe ran" "$line"
-		return 0
-	fi
-	out=$(awk '$0 == "@@OUT mayday" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+	section MAYDAY mayday "the rescuer's counters against the probe ran" || return 0
 	# NAME STARTED DONE MAYDAY RESCUED, one line per interval
 	read -r st dn my rs <<<"$(awk '$1 == "wqmayday" { s += $2; d += $3; m += $4; r += $5 } END { printf "%d %d %d %d", s, d, m, r }' <<<"$out")"
 	probe=$(f probe) items=$(f items) hog=$(f hog_ms)
@@ -116,13 +117,7 @@ mayday() {
 # workers out, said as such).
 repat() {
 	local line out st dn rp probe items e u o m krel
-	line=$(grep '^@@REPAT ' "$log" | head -1)
-	[ -n "$line" ] || return 0
-	if [ -n "$(f error)" ]; then
-		notok "REPATRIATED against the probe ran" "$line"
-		return 0
-	fi
-	out=$(awk '$0 == "@@OUT repat" { p = 1; next } /^@@OUT-END/ { p = 0 } p' "$log")
+	section REPAT repat "REPATRIATED against the probe ran" || return 0
 	read -r st dn rp <<<"$(awk '$1 == "wqrepat" { s += $2; d += $3; r += $4 } END { printf "%d %d %d", s, d, r }' <<<"$out")"
 	probe=$(f probe) items=$(f items) krel=$(f krel)
 	m=b

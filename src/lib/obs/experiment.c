@@ -1437,9 +1437,7 @@ int wq_exp_start(struct wq_exp *e)
 	}
 	note_journaled(e);
 	if (e->monitor && wq_root_is_live(e->ctx->root)) {
-		char why[300];
-
-		char kwhy[300];
+		char why[300], kwhy[300];
 		struct wq_kboth b;
 
 		/*
