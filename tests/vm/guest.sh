@@ -382,6 +382,23 @@ kcount_truth() {
 	repat_truth
 }
 
+# monitor --backend counters over one workqueue while a probe file is
+# written: NAME COLUMNS OUT FILE VALUE, its output in /tmp/OUT.txt and
+# /tmp/OUT.err, its exit status in KC_RC (the write once kcore is open, the
+# stop 2 s after the write returned)
+kc_watch() {
+	local pid
+	wqctl monitor "$1" --backend counters -r -i 1 -o "$2" >"/tmp/$3.txt" 2>"/tmp/$3.err" &
+	pid=$!
+	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
+	sleep 0.5
+	echo "$5" >"$4"
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	KC_RC=$?
+}
+
 # REPATRIATED against the probe's truth: the probe's unbound "wqrepat" in
 # the cpu affinity scope, not strict (the first CPU is the pod of the items
 # queued there; its workers may run on any CPU), while the probe's FIFO
@@ -391,21 +408,13 @@ kcount_truth() {
 # notes where each ran against its worker (kstattruth.sh says what the
 # kernel is to count from that). Run on 6.6+ (affinity scopes).
 repat_truth() {
-	local pid cpu wq=/sys/devices/virtual/workqueue/wqrepat items=12
+	local cpu wq=/sys/devices/virtual/workqueue/wqrepat items=12
 	[ "$(counts_backend)" = counters ] && [ -e $P/repat ] && [ -e $wq/affinity_scope ] || return 0
 	cpu=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
 	{ echo cpu >$wq/affinity_scope && echo 0 >$wq/affinity_strict; } 2>/dev/null ||
 		{ echo "@@REPAT error=scope"; return; }
-	wqctl monitor wqrepat --backend counters -r -i 1 -o NAME,STARTED,DONE,REPATRIATED \
-		>/tmp/repat.txt 2>/tmp/repat.err &
-	pid=$!
-	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
-	sleep 0.5
-	echo "$items $cpu 3000" >$P/repat
-	sleep 2
-	kill -INT $pid
-	wait $pid
-	echo "@@REPAT rc=$? krel=$(uname -r) cpu=$cpu items=$items scope=$(cat $wq/affinity_scope),strict=$(cat $wq/affinity_strict)" \
+	kc_watch wqrepat NAME,STARTED,DONE,REPATRIATED repat $P/repat "$items $cpu 3000"
+	echo "@@REPAT rc=$KC_RC krel=$(uname -r) cpu=$cpu items=$items scope=$(cat $wq/affinity_scope),strict=$(cat $wq/affinity_strict)" \
 		"probe=$(tr ' ' , <$P/repat)"
 	echo "@@OUT repat"
 	cat /tmp/repat.txt /tmp/repat.err
@@ -420,7 +429,7 @@ repat_truth() {
 # after 10 ms the pool calls the rescuer, and the probe counts the items
 # that ran in it. kthreadd's affinity is put back after.
 mayday_truth() {
-	local pid cpus hcpu cpu aff items=16 hog=2500
+	local cpus hcpu cpu aff items=16 hog=2500
 	[ "$(counts_backend)" = counters ] && [ -e $P/mayday ] || return 0
 	cpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) printf "%d ", c } }' \
 		/sys/devices/system/cpu/online)
@@ -430,16 +439,8 @@ mayday_truth() {
 	hcpu=$1 cpu=$2
 	aff=$(taskset -p 2 | sed 's/.*: //')
 	taskset -p "$(printf %x $((1 << hcpu)))" 2 >/dev/null || { echo "@@MAYDAY error=taskset-kthreadd"; return; }
-	wqctl monitor wqmayday --backend counters -r -i 1 -o NAME,STARTED,DONE,MAYDAY,RESCUED \
-		>/tmp/mayday.txt 2>/tmp/mayday.err &
-	pid=$!
-	poll 600 sh -c "ls -l /proc/$pid/fd 2>/dev/null | grep -q /proc/kcore"
-	sleep 0.5
-	echo "$items $cpu $hcpu 100 $hog" >$P/mayday
-	sleep 2
-	kill -INT $pid
-	wait $pid
-	echo "@@MAYDAY rc=$? cpu=$cpu hog_cpu=$hcpu hog_ms=$hog items=$items kthreadd=$(taskset -p 2 | sed 's/.*: //')/$aff" \
+	kc_watch wqmayday NAME,STARTED,DONE,MAYDAY,RESCUED mayday $P/mayday "$items $cpu $hcpu 100 $hog"
+	echo "@@MAYDAY rc=$KC_RC cpu=$cpu hog_cpu=$hcpu hog_ms=$hog items=$items kthreadd=$(taskset -p 2 | sed 's/.*: //')/$aff" \
 		"probe=$(tr ' ' , <$P/mayday)"
 	taskset -p "$aff" 2 >/dev/null
 	echo "@@OUT mayday"
