@@ -43,6 +43,7 @@
 #define MEM_SIZE 8192
 
 static char top[] = "/tmp/test-kcount.XXXXXX";
+static int asked; /* how often session()'s filter was asked */
 static char tree[300];
 static unsigned char head_seg[64], mem[MEM_SIZE];
 
@@ -193,18 +194,30 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffffa0000000 d workqueues\n"
 			       "ffffffffa0000040 d wq_pool_mutex\n";
 
+/* The filter session() sets on its reader (NULL: none). */
+static bool (*session_want)(const char *name, void *arg);
+
+static bool only_events(const char *name, void *arg)
+{
+	(*(int *)arg)++;
+	return !strcmp(name, "events");
+}
+
 /* Open and read with a kernel release; r[0] open's result, r[1] read's (99: not run). */
 static void session(const char *kernel, struct wq_kcount_row **rows, size_t *n, int r[2], char *why, size_t whysz)
 {
 	struct wq_ctx *ctx;
 	struct wq_kcount *k = NULL;
 
+	asked = 0;
 	*rows = NULL;
 	*n = 0;
 	why[0] = '\0';
 	if (wq_ctx_new(tree, kernel, &ctx) < 0)
 		exit(2);
 	r[0] = wq_kcount_open(ctx, &k, why, whysz);
+	if (r[0] == 0 && session_want)
+		wq_kcount_filter(k, session_want, &asked);
 	r[1] = r[0] == 0 ? wq_kcount_read(k, rows, n, why, whysz) : 99;
 	wq_kcount_free(k);
 	wq_ctx_free(ctx);
@@ -325,6 +338,14 @@ int main(void)
 	write_kcore();
 	session("6.12.0", &rows, &n, r, why, sizeof(why));
 	ok(r[1] == -EAGAIN, "a cycle in a workqueue's pwqs: bounded, a torn read");
+	free(rows);
+	/* a reader that wants events alone does not read writeback's pwqs: the cycle is never walked */
+	session_want = only_events;
+	session("6.12.0", &rows, &n, r, why, sizeof(why));
+	session_want = NULL;
+	ok(r[1] == 0 && n == 1 && !strcmp(rows[0].name, "events") && rows[0].stat[WQ_KS_STARTED] == 7,
+	   "filtered to events: one row, events' started 7, writeback's cyclic pwqs not read (%d: %s)", r[1], why);
+	ok(asked == 2, "the filter was asked once for each of the 2 workqueues (%d)", asked);
 	free(rows);
 	make_memory();
 	memset(mem + (WB - MEM_VA) + WQ_NAME, 'x', 32); /* no NUL in name[32] */

@@ -144,7 +144,7 @@ if [ -n "$cnt" ] && [ -n "$nonerate" ]; then
 		ok "${d/target: /one run: } (judged on the pairs below)"
 	elif awk -v a="$a" -v f="$nonerate" 'BEGIN { exit !(a >= 0.97 * f) }'; then ok "$d"; else notok "$d" "$cnt"; fi
 fi
-# the same target on five pairs run back to back (guest.sh bench_observer):
+# the same target on the pairs run back to back (guest.sh bench_observer):
 # each pair's ratio, counters' items/s over no tracing's, and their median
 if [ -n "$pairs" ]; then
 	ratios='' none='' bad=''

@@ -609,6 +609,12 @@ static bool watched(const struct wq_exp *e, const char *name)
 	return false;
 }
 
+/* The counters' filter: the workqueues a run records (record_counters), no others read. */
+static bool recorded(const char *name, void *arg)
+{
+	return under_test(arg, name) || watched(arg, name);
+}
+
 /*
  * The workqueues under test in this run's counters, then those --watch names
  * that did work (each once); adds them to the run's JSON.
@@ -1445,7 +1451,7 @@ int wq_exp_start(struct wq_exp *e)
 		 * however many runs the kernel skipped; opened as auto opens them
 		 * (THROTTLED wanted: activate_work's program always)
 		 */
-		if (e->bpf && wq_kboth_open(e->ctx, true, &b, why, sizeof(why), kwhy, sizeof(kwhy)) < 0) {
+		if (e->bpf && wq_kboth_open(e->ctx, true, recorded, e, &b, why, sizeof(why), kwhy, sizeof(kwhy)) < 0) {
 			if (e->bpf_only) {
 				wq_log(e->ctx, WQ_LOG_ERR, "experiment: --backend bpf: %s", why);
 				return -ENOTSUP;

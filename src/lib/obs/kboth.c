@@ -23,7 +23,8 @@ static int start_counters(struct wq_ctx *ctx, struct wq_kboth *b, char *kwhy, si
 	return r;
 }
 
-int wq_kboth_open(struct wq_ctx *ctx, bool held, struct wq_kboth *b, char *why, size_t whysz, char *kwhy, size_t kwhysz)
+int wq_kboth_open(struct wq_ctx *ctx, bool held, bool (*want)(const char *name, void *arg), void *arg,
+		  struct wq_kboth *b, char *why, size_t whysz, char *kwhy, size_t kwhysz)
 {
 	int r;
 
@@ -31,6 +32,8 @@ int wq_kboth_open(struct wq_ctx *ctx, bool held, struct wq_kboth *b, char *why, 
 	kwhy[0] = '\0';
 	if (wq_kcount_prepare(ctx, &b->kc, kwhy, kwhysz) < 0)
 		b->kc = NULL;
+	else if (want)
+		wq_kcount_filter(b->kc, want, arg);
 	b->held = held || !b->kc;
 	if ((r = wq_kbpf_open(ctx, b->held, &b->kb, why, whysz)) < 0) {
 		wq_kcount_free(b->kc);

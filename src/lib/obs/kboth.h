@@ -27,11 +27,12 @@ struct wq_kboth {
 };
 
 /*
- * Open both (held: the held-back count is wanted from BPF). 0 with b filled
+ * Open both (held: the held-back count is wanted from BPF; want and arg,
+ * where want is not NULL, the counters' filter: wq_kcount_filter). 0 with b filled
  * (kc NULL and kwhy set where the counters cannot be had), or -errno with
  * why when BPF cannot be had (nothing left open).
  */
-int wq_kboth_open(struct wq_ctx *ctx, bool held, struct wq_kboth *b, char *why, size_t whysz, char *kwhy,
-		  size_t kwhysz);
+int wq_kboth_open(struct wq_ctx *ctx, bool held, bool (*want)(const char *name, void *arg), void *arg,
+		  struct wq_kboth *b, char *why, size_t whysz, char *kwhy, size_t kwhysz);
 
 #endif

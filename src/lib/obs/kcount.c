@@ -54,6 +54,8 @@ struct wq_kcount {
 	size_t nseg;
 	uint64_t head; /* &workqueues */
 	struct layout l;
+	bool (*want)(const char *name, void *arg); /* NULL: every workqueue */
+	void *want_arg;
 };
 
 /* --- the layouts from BTF --------------------------------------------------- */
@@ -388,7 +390,8 @@ static int add_pwq(const struct wq_kcount *k, uint64_t pwq, struct wq_kcount_row
 
 /*
  * One workqueue at wq: its name, flags and its pwqs summed; *next its list's
- * next pointer. -EAGAIN: what was read does not hold together.
+ * next pointer. 1: a workqueue not wanted (its pwqs not read). -EAGAIN: what
+ * was read does not hold together.
  */
 static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row *r, uint64_t *next)
 {
@@ -415,6 +418,8 @@ static int read_wq(const struct wq_kcount *k, uint64_t wq, struct wq_kcount_row 
 	r->nwqs = 1;
 	if ((e = ptr_at(buf, l->wq_pwqs - l->wq_lo, &p)) < 0 || (e = ptr_at(buf, l->wq_list - l->wq_lo, next)) < 0)
 		return e;
+	if (k->want && !k->want(r->name, k->want_arg))
+		return 1;
 	for (unsigned int i = 0; p != head; i++) {
 		if (i == MAX_PWQS)
 			return -EAGAIN;
@@ -447,6 +452,8 @@ static int walk(const struct wq_kcount *k, struct wq_kcount_row **rows, size_t *
 		}
 		if ((e = read_wq(k, p - k->l.wq_list, &v[cnt], &p)) == 0)
 			cnt++;
+		else if (e == 1) /* not wanted */
+			e = 0;
 	}
 	if (e < 0) {
 		free(v);
@@ -526,6 +533,12 @@ int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t
 		*out = NULL;
 	}
 	return r;
+}
+
+void wq_kcount_filter(struct wq_kcount *k, bool (*want)(const char *name, void *arg), void *arg)
+{
+	k->want = want;
+	k->want_arg = arg;
 }
 
 bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s)

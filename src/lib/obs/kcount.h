@@ -67,6 +67,13 @@ int wq_kcount_open(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t
  */
 int wq_kcount_prepare(struct wq_ctx *ctx, struct wq_kcount **out, char *why, size_t whysz);
 int wq_kcount_start(struct wq_ctx *ctx, struct wq_kcount *k, char *why, size_t whysz);
+/*
+ * Read only the workqueues want (name as the kernel keeps it, arg) says
+ * yes to: the others' pwqs are not read and they have no row, so a reader
+ * watching one workqueue reads a few structs, not every pwq of the system.
+ * NULL: every workqueue (the default).
+ */
+void wq_kcount_filter(struct wq_kcount *k, bool (*want)(const char *name, void *arg), void *arg);
 /* Does this kernel keep counter s (REPATRIATED: 6.6+)? */
 bool wq_kcount_has(const struct wq_kcount *k, enum wq_kstat s);
 /*

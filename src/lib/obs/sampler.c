@@ -109,11 +109,19 @@ static int open_bpf(struct wq_sampler *s, bool held, char *why, size_t whysz)
 	return r < 0 ? r : first_bpf_read(s, why, whysz);
 }
 
-/* The counters' reader and its first read. */
+/* The counters' filter: the workqueues the patterns select. */
+static bool counters_want(const char *name, void *arg)
+{
+	return wq_sampler_wanted(arg, name);
+}
+
+/* The counters' reader, reading only what the patterns select, and its first read. */
 static int open_counters(struct wq_sampler *s, char *why, size_t whysz)
 {
 	int r = wq_kcount_open(s->ctx, &s->kc, why, whysz);
 
+	if (r == 0 && s->npats)
+		wq_kcount_filter(s->kc, counters_want, s);
 	if (r == 0 && (r = wq_kcount_read(s->kc, &s->kfirst, &s->nfirst, why, whysz)) < 0) {
 		wq_kcount_free(s->kc);
 		s->kc = NULL;
@@ -134,7 +142,7 @@ static int open_bpf_counted(struct wq_sampler *s, bool held, char *why, size_t w
 	struct wq_kboth b;
 	char kwhy[300];
 
-	if (wq_kboth_open(s->ctx, held, &b, why, whysz, kwhy, sizeof(kwhy)) < 0)
+	if (wq_kboth_open(s->ctx, held, s->npats ? counters_want : NULL, s, &b, why, whysz, kwhy, sizeof(kwhy)) < 0)
 		return -ENOTSUP;
 	s->kb = b.kb;
 	s->kc = b.kc;
