@@ -152,8 +152,8 @@ if [ -n "$cnt" ] && [ -n "$nonerate" ]; then
 	a=$(rate_of "$cnt")
 	d="target: the flood watched by --backend counters ran $a items/s, $(effect "$a") of no tracing ($nonerate/s; at least 0.97x)"
 	if [ -n "$pairs" ]; then
-		# one flood against two others minutes apart: said, judged on the pairs below
-		ok "${d/target: /one run: } (judged on the pairs below)"
+		# one flood against two others minutes apart: said, judged by the bound above and the pairs below
+		ok "${d/target: /one run: } (judged by the bound above and the pairs below)"
 	elif awk -v a="$a" -v f="$nonerate" 'BEGIN { exit !(a >= 0.97 * f) }'; then ok "$d"; else notok "$d" "$cnt"; fi
 fi
 # the same target measured, on the pairs run back to back (guest.sh

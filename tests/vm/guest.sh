@@ -680,7 +680,8 @@ rootmask_truth() {
 # rate with no tracing and watched by --backend counters, back to back, seven
 # times, the order turned each time (none first, then counters first: a
 # drift of the emulated machine's speed falls on both alike); benchtruth.sh
-# judges the median of the seven ratios
+# judges the median of the seven ratios where the floods with no tracing
+# agree within 6 %, and the counters' bound (the monitor's CPU time) always
 bench_observer() {
 	local i be pid order rc mb
 	for i in 1 2 3 4 5 6 7; do
